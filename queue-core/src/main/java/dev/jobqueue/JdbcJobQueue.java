@@ -1,0 +1,141 @@
+package dev.jobqueue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@link JobQueue} over a {@link JobStore}. Options left open take the kind's handler's
+ * declaration (queue, max attempts) when this node knows the kind, else the defaults. Every check
+ * happens before any SQL is sent, so a rejected enqueue leaves the caller's transaction usable.
+ */
+public final class JdbcJobQueue implements JobQueue {
+
+	/** Default largest payload, in characters of JSON. */
+	public static final int DEFAULT_MAX_PAYLOAD_LENGTH = 1024 * 1024;
+
+	private final JobStore store;
+
+	private final JsonMapper json;
+
+	private final HandlerRegistry handlers;
+
+	private final RetryPolicy defaultRetryPolicy;
+
+	private final int maxPayloadLength;
+
+	private final JobListener listener;
+
+	private final Consumer<String> wakeup;
+
+	/**
+	 * @param wakeup told the queue name once a job is committed, so that a local poller can start it
+	 * without waiting for its next poll
+	 */
+	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RetryPolicy defaultRetryPolicy,
+			int maxPayloadLength, JobListener listener, Consumer<String> wakeup) {
+		this.store = store;
+		this.json = json;
+		this.handlers = handlers;
+		this.defaultRetryPolicy = defaultRetryPolicy;
+		this.maxPayloadLength = maxPayloadLength;
+		this.listener = listener;
+		this.wakeup = wakeup;
+	}
+
+	@Override
+	public long enqueue(String kind, Object payload, EnqueueOptions options) {
+		NewJob job = newJob(kind, payload, options);
+		long id = store.enqueue(job);
+		enqueued(job);
+		return id;
+	}
+
+	@Override
+	public List<Long> enqueueAll(List<NewJobRequest> requests) {
+		List<NewJob> jobs = requests.stream().map(r -> newJob(r.kind(), r.payload(), r.options())).toList();
+		List<Long> ids = store.enqueueAll(jobs);
+		jobs.forEach(this::enqueued);
+		return ids;
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return store.find(id);
+	}
+
+	@Override
+	public boolean cancel(long id) {
+		return store.cancel(id);
+	}
+
+	@Override
+	public boolean retry(long id) {
+		boolean retried = store.retryDead(id);
+		if (retried) {
+			store.find(id).ifPresent(job -> afterCommit(job.queue()));
+		}
+		return retried;
+	}
+
+	private NewJob newJob(String kind, Object payload, EnqueueOptions options) {
+		Validate.notBlank(kind, "kind");
+		Validate.isTrue(options != null, "options", "must not be null");
+		Optional<JobHandlerDefinition> handler = handlers.handlerFor(kind);
+		String queue = options.queue() != null ? options.queue()
+				: handler.map(JobHandlerDefinition::queue).orElse(RuntimeSettings.DEFAULT_QUEUE);
+		int maxAttempts = options.maxAttempts() != null ? options.maxAttempts()
+				: handler.map(JobHandlerDefinition::retryPolicy).orElse(defaultRetryPolicy).maxAttempts();
+		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
+		return new NewJob(queue, kind, payloadJson(kind, payload), options.priority(), options.runAt(), delay,
+				maxAttempts, options.uniqueKey());
+	}
+
+	private String payloadJson(String kind, Object payload) {
+		String text;
+		try {
+			text = json.writeValueAsString(payload);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException("payload of kind '" + kind + "' cannot be written as JSON: "
+					+ ex.getOriginalMessage(), ex);
+		}
+		Validate.isTrue(text.length() <= maxPayloadLength, "payload",
+				"of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
+						+ maxPayloadLength);
+		return text;
+	}
+
+	private void enqueued(NewJob job) {
+		listener.onEnqueued(job.queue(), job.kind());
+		afterCommit(job.queue());
+	}
+
+	/** Wakes the queue's poller once the job is visible: after the caller's commit, or now without one. */
+	private void afterCommit(String queue) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					wakeup.accept(queue);
+				}
+			});
+		}
+		else {
+			wakeup.accept(queue);
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package dev.jobqueue;
+
+/**
+ * What a handler may know about the job it is running. Declare it as a second parameter of a
+ * handler method to receive it.
+ */
+public interface JobContext {
+
+	long jobId();
+
+	String kind();
+
+	String queue();
+
+	/** 1 on the first execution, counting every execution charged against {@link #maxAttempts()}. */
+	int attempt();
+
+	int maxAttempts();
+
+	/**
+	 * The fencing token of this execution's lease: it grows by one each time the job is claimed and
+	 * never goes back, so a write guarded by "only if the stored token is lower" can never be made by a
+	 * worker whose lease was superseded.
+	 */
+	long leaseToken();
+
+	/**
+	 * Whether this worker still holds the lease. Turns false when the heartbeat finds the job taken
+	 * over; the handler's thread is interrupted at the same moment.
+	 */
+	boolean isLeaseHeld();
+}

@@ -1,0 +1,44 @@
+package dev.jobqueue;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Enqueues jobs and looks them up. When a Spring transaction is active on the queue's
+ * {@code DataSource}, every call joins it: a job enqueued in a transaction that rolls back never
+ * existed.
+ */
+public interface JobQueue {
+
+	/** Enqueues a job with default options and returns its id. */
+	default long enqueue(String kind, Object payload) {
+		return enqueue(kind, payload, EnqueueOptions.defaults());
+	}
+
+	/**
+	 * Enqueues a job and returns its id, or the id of the unfinished job that already holds
+	 * {@link EnqueueOptions#uniqueKey(String) the unique key}.
+	 * @throws IllegalArgumentException for a blank kind or a payload that cannot be written as JSON;
+	 * nothing is written then
+	 */
+	long enqueue(String kind, Object payload, EnqueueOptions options);
+
+	/** Enqueues many jobs in one round trip per batch; the ids come back in the order given. */
+	List<Long> enqueueAll(List<NewJobRequest> jobs);
+
+	Optional<Job> find(long id);
+
+	/** Cancels a job that has not started; returns whether it was ready and is now cancelled. */
+	boolean cancel(long id);
+
+	/** Puts a dead job back to ready with its attempts reset; returns whether it was dead. */
+	boolean retry(long id);
+
+	/** One job for {@link #enqueueAll(List)}. */
+	record NewJobRequest(String kind, Object payload, EnqueueOptions options) {
+
+		public NewJobRequest(String kind, Object payload) {
+			this(kind, payload, EnqueueOptions.defaults());
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package dev.jobqueue;
+
+import java.time.Duration;
+
+/** Argument checks whose messages name the option that is wrong. */
+final class Validate {
+
+	private Validate() {
+	}
+
+	static void isTrue(boolean condition, String option, String problem) {
+		if (!condition) {
+			throw new IllegalArgumentException(option + " " + problem);
+		}
+	}
+
+	static String notBlank(String value, String option) {
+		isTrue(value != null && !value.isBlank(), option, "must not be blank");
+		return value;
+	}
+
+	static Duration positive(Duration value, String option) {
+		isTrue(value != null && !value.isNegative() && !value.isZero(), option, "must be a positive duration, was " + value);
+		return value;
+	}
+}

@@ -1,0 +1,56 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+
+/**
+ * Extends the leases of the jobs this node is running, on its own thread so that a busy or stuck
+ * handler cannot starve it. A lease the database no longer grants was taken over: the execution is
+ * told, and its thread interrupted.
+ */
+final class Heartbeater {
+
+	private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
+
+	private final JobStore store;
+
+	private final InFlightJobs inFlight;
+
+	private final String owner;
+
+	private final Duration lease;
+
+	Heartbeater(JobStore store, InFlightJobs inFlight, String owner, Duration lease) {
+		this.store = store;
+		this.inFlight = inFlight;
+		this.owner = owner;
+		this.lease = lease;
+	}
+
+	/** Returns how many leases were found lost. */
+	int runOnce() {
+		Collection<Lease> leases = inFlight.leases();
+		if (leases.isEmpty()) {
+			return 0;
+		}
+		Set<Lease> held = store.heartbeat(owner, leases, lease);
+		int lost = 0;
+		for (Lease lease : leases) {
+			Execution execution = inFlight.get(lease);
+			// An execution that finished meanwhile is no longer in flight; its lease is gone by design.
+			if (!held.contains(lease) && execution != null && execution.leaseLost()) {
+				log.warn("Job {} lost its lease (token {}) to another worker; interrupting its handler",
+						lease.jobId(), lease.token());
+				lost++;
+			}
+		}
+		return lost;
+	}
+}

@@ -1,0 +1,10 @@
+package dev.jobqueue.runtime;
+
+import dev.jobqueue.JobContext;
+
+/** The code that runs one job: takes the bound payload, returns the result to store (or null). */
+@FunctionalInterface
+public interface JobHandlerFunction<T> {
+
+	Object handle(T payload, JobContext context) throws Exception;
+}

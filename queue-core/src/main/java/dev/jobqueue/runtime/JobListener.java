@@ -1,0 +1,40 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import dev.jobqueue.store.ClaimedJob;
+
+/**
+ * What the queue reports as it works, for metrics. Every method has a no-op default; implementations
+ * must be fast and must not throw.
+ */
+public interface JobListener {
+
+	JobListener NONE = new JobListener() {
+	};
+
+	default void onEnqueued(String queue, String kind) {
+	}
+
+	/** A claimed job is about to run; {@code wait} is how long after it was due. */
+	default void onStarted(ClaimedJob job, Duration wait) {
+	}
+
+	default void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+	}
+
+	/** The reaper put back jobs whose worker stopped heartbeating. */
+	default void onReaped(int count) {
+	}
+
+	/** How an execution ended. */
+	enum Outcome {
+		SUCCEEDED, RETRIED, DEAD, LEASE_LOST;
+
+		/** The tag value used in metrics. */
+		public String tag() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionOperations;
+
+import dev.jobqueue.NonRetryableException;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.JobListener.Outcome;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs one claimed job: binds its payload, calls its handler and writes the outcome, fenced by the
+ * job's lease. A write that changes nothing means another worker holds the job now: that is logged
+ * and counted, never thrown at the handler.
+ */
+final class JobRunner {
+
+	private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+
+	private final JobStore store;
+
+	private final HandlerRegistry handlers;
+
+	private final JsonMapper json;
+
+	private final RuntimeSettings settings;
+
+	private final JobListener listener;
+
+	private final TransactionOperations transactions;
+
+	private final InFlightJobs inFlight;
+
+	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
+			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight) {
+		this.store = store;
+		this.handlers = handlers;
+		this.json = json;
+		this.settings = settings;
+		this.listener = listener;
+		this.transactions = transactions;
+		this.inFlight = inFlight;
+	}
+
+	/** Registers the job as in flight; call on the poller's thread, before handing the job over. */
+	Execution accept(ClaimedJob job) {
+		return inFlight.add(job);
+	}
+
+	void run(Execution execution) {
+		ClaimedJob job = execution.job();
+		listener.onStarted(job, Duration.between(job.runAt(), job.startedAt()));
+		long start = System.nanoTime();
+		execution.begin();
+		try {
+			Outcome outcome = execute(execution);
+			listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+		}
+		catch (RuntimeException ex) {
+			// The database refused the outcome write. The lease is left to expire, and the reaper hands
+			// the job out again: at-least-once, never lost.
+			log.error("Could not record the outcome of job {} ({}); it will run again once its lease expires",
+					job.id(), job.kind(), ex);
+		}
+		finally {
+			execution.end();
+			inFlight.remove(execution);
+		}
+	}
+
+	private Outcome execute(Execution execution) {
+		ClaimedJob job = execution.job();
+		Optional<JobHandlerDefinition> found = handlers.handlerFor(job.kind());
+		if (found.isEmpty()) {
+			execution.finishing();
+			return fail(job, null, new NonRetryableException("no handler for kind '" + job.kind() + "'"));
+		}
+		JobHandlerDefinition handler = found.get();
+		Object payload;
+		try {
+			payload = json.readValue(job.payload(), json.getTypeFactory().constructType(handler.payloadType()));
+		}
+		catch (JacksonException ex) {
+			execution.finishing();
+			return fail(job, handler, new NonRetryableException("payload of job " + job.id() + " does not fit "
+					+ handler.payloadType().getTypeName() + " of " + handler.description() + ": "
+					+ ex.getOriginalMessage(), ex));
+		}
+		if (handler.transactional()) {
+			return runInTransaction(execution, handler, payload);
+		}
+		String result;
+		try {
+			result = resultJson(handler.function().handle(payload, execution));
+		}
+		catch (Exception | LinkageError | AssertionError ex) {
+			execution.finishing();
+			return fail(job, handler, ex);
+		}
+		execution.finishing();
+		return store.complete(job.lease(), result) ? Outcome.SUCCEEDED : leaseLost(job);
+	}
+
+	/**
+	 * The handler's writes and the completion commit together or not at all. When the completion
+	 * changes nothing (the lease was taken over), the transaction rolls back with the handler's work.
+	 */
+	private Outcome runInTransaction(Execution execution, JobHandlerDefinition handler, Object payload) {
+		ClaimedJob job = execution.job();
+		try {
+			transactions.executeWithoutResult(status -> {
+				Object result = invoke(handler, payload, execution);
+				execution.finishing();
+				if (!store.complete(job.lease(), resultJson(result))) {
+					throw new LeaseLostException();
+				}
+			});
+			return Outcome.SUCCEEDED;
+		}
+		catch (LeaseLostException ex) {
+			return leaseLost(job);
+		}
+		catch (RuntimeException | LinkageError | AssertionError ex) {
+			execution.finishing();
+			return fail(job, handler, ex);
+		}
+	}
+
+	private static Object invoke(JobHandlerDefinition handler, Object payload, Execution execution) {
+		try {
+			return handler.function().handle(payload, execution);
+		}
+		catch (RuntimeException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new HandlerFailedException(ex);
+		}
+	}
+
+	private String resultJson(Object result) {
+		return result == null ? null : json.writeValueAsString(result);
+	}
+
+	private Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable thrown) {
+		Throwable error = thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
+		String text = ErrorText.of(error, settings.maxErrorLength());
+		if (isNonRetryable(error) || job.isLastAttempt()) {
+			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
+					job.maxAttempts(), error.toString());
+			return store.fail(job.lease(), text) ? Outcome.DEAD : leaseLost(job);
+		}
+		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
+				: settings.retryPolicy();
+		Duration backoff = policy.backoffAfter(job.attempt());
+		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
+				job.maxAttempts(), backoff, error.toString());
+		return store.retryLater(job.lease(), backoff, text) ? Outcome.RETRIED : leaseLost(job);
+	}
+
+	private static boolean isNonRetryable(Throwable error) {
+		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+			if (cause instanceof NonRetryableException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static Outcome leaseLost(ClaimedJob job) {
+		log.warn("Job {} ({}) attempt {}: lease {} was lost to another worker; its outcome was not written",
+				job.id(), job.kind(), job.attempt(), job.lease().token());
+		return Outcome.LEASE_LOST;
+	}
+
+	/** Rolls back a transactional handler's work when its completion could not be written. */
+	private static final class LeaseLostException extends RuntimeException {
+
+		LeaseLostException() {
+			super(null, null, false, false);
+		}
+	}
+
+	/** Carries a checked exception out of a transaction callback. */
+	private static final class HandlerFailedException extends RuntimeException {
+
+		HandlerFailedException(Exception cause) {
+			super(cause);
+		}
+	}
+}

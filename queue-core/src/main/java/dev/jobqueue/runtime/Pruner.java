@@ -1,0 +1,38 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+
+import dev.jobqueue.store.JobStore;
+
+/**
+ * Deletes finished jobs past their retention, in small batches so that no statement holds many row
+ * locks or runs long next to the claims.
+ */
+final class Pruner {
+
+	static final int BATCH = 1000;
+
+	private final JobStore store;
+
+	private final Duration finishedRetention;
+
+	private final Duration deadRetention;
+
+	Pruner(JobStore store, Duration finishedRetention, Duration deadRetention) {
+		this.store = store;
+		this.finishedRetention = finishedRetention;
+		this.deadRetention = deadRetention;
+	}
+
+	/** Returns how many jobs were deleted. */
+	int runOnce() {
+		int total = 0;
+		int deleted;
+		do {
+			deleted = store.prune(finishedRetention, deadRetention, BATCH);
+			total += deleted;
+		}
+		while (deleted == BATCH);
+		return total;
+	}
+}

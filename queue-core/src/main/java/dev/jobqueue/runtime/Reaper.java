@@ -1,0 +1,42 @@
+package dev.jobqueue.runtime;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.store.JobStore;
+
+/**
+ * Gives back jobs whose worker stopped heartbeating (crashed, paused, cut off): back to ready, or dead
+ * when that was their last attempt. Runs on every node; the store makes concurrent reapers safe.
+ */
+final class Reaper {
+
+	private static final Logger log = LoggerFactory.getLogger(Reaper.class);
+
+	static final int BATCH = 500;
+
+	private final JobStore store;
+
+	private final JobListener listener;
+
+	Reaper(JobStore store, JobListener listener) {
+		this.store = store;
+		this.listener = listener;
+	}
+
+	/** Returns how many jobs were reaped. */
+	int runOnce() {
+		int total = 0;
+		int reaped;
+		do {
+			reaped = store.reapExpired(BATCH);
+			total += reaped;
+		}
+		while (reaped == BATCH);
+		if (total > 0) {
+			log.info("Reaped {} job(s) whose lease expired", total);
+			listener.onReaped(total);
+		}
+		return total;
+	}
+}

@@ -1,0 +1,84 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.jobqueue.RetryPolicy;
+
+/**
+ * How a {@link JobRuntime} works. The Spring Boot starter builds this from {@code jobqueue.*}
+ * properties, whose defaults are the ones here.
+ *
+ * @param queues the queues this node works, with each one's concurrency (threads)
+ * @param pollInterval how long a poller sleeps when nothing wakes it
+ * @param lease how long a claim is valid without a heartbeat
+ * @param heartbeatInterval how often leases of running jobs are extended; shorter than {@code lease}
+ * @param reaperInterval how often expired leases are looked for
+ * @param pruneInterval how often finished jobs past their retention are deleted
+ * @param finishedRetention how long succeeded and cancelled jobs are kept
+ * @param deadRetention how long dead jobs are kept
+ * @param shutdownTimeout how long a stop waits for running jobs before releasing them
+ * @param retryPolicy the default retry policy of handlers that declare none
+ * @param maxErrorLength the longest error text (message and stack trace) stored with a job
+ */
+public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval, Duration lease,
+		Duration heartbeatInterval, Duration reaperInterval, Duration pruneInterval, Duration finishedRetention,
+		Duration deadRetention, Duration shutdownTimeout, RetryPolicy retryPolicy, int maxErrorLength) {
+
+	public static final String DEFAULT_QUEUE = "default";
+
+	public RuntimeSettings {
+		queues = Map.copyOf(queues);
+		queues.forEach((name, concurrency) -> require(concurrency >= 1,
+				"queues." + name + ".concurrency must be at least 1, was " + concurrency));
+		require(!heartbeatInterval.isNegative() && heartbeatInterval.compareTo(lease) < 0,
+				"heartbeat-interval (" + heartbeatInterval + ") must be shorter than lease (" + lease + ")");
+		require(maxErrorLength >= 256, "max-error-length must be at least 256, was " + maxErrorLength);
+	}
+
+	/** One queue, {@code default}, with 8 threads; a 30 s lease heartbeated every 10 s. */
+	public static RuntimeSettings defaults() {
+		Map<String, Integer> queues = new LinkedHashMap<>();
+		queues.put(DEFAULT_QUEUE, 8);
+		return new RuntimeSettings(queues, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
+				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofDays(1), Duration.ofDays(14),
+				Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024);
+	}
+
+	public RuntimeSettings withQueues(Map<String, Integer> queues) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	public RuntimeSettings withPollInterval(Duration pollInterval) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	public RuntimeSettings withLease(Duration lease, Duration heartbeatInterval) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	public RuntimeSettings withReaperInterval(Duration reaperInterval) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	public RuntimeSettings withShutdownTimeout(Duration shutdownTimeout) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	public RuntimeSettings withRetryPolicy(RetryPolicy retryPolicy) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
+	private static void require(boolean condition, String message) {
+		if (!condition) {
+			throw new IllegalArgumentException(message);
+		}
+	}
+}

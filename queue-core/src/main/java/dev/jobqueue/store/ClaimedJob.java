@@ -1,0 +1,18 @@
+package dev.jobqueue.store;
+
+import java.time.Instant;
+
+/**
+ * A job this worker has just claimed, with the lease that fences every write it makes about it.
+ *
+ * @param runAt when the job was due, so that its wait (due → start) can be measured
+ * @param startedAt when the claim happened, on the store's clock
+ */
+public record ClaimedJob(long id, String queue, String kind, String payload, int attempt, int maxAttempts,
+		int priority, Lease lease, Instant runAt, Instant startedAt) {
+
+	/** Whether this was the last attempt the job had. */
+	public boolean isLastAttempt() {
+		return attempt >= maxAttempts;
+	}
+}

@@ -1,0 +1,30 @@
+package dev.jobqueue.store;
+
+import javax.sql.DataSource;
+
+import org.flywaydb.core.Flyway;
+
+/**
+ * Creates and upgrades the queue's tables with Flyway, in a history table of our own
+ * ({@code jobqueue_schema_history}) so that it never mixes with the application's own migrations.
+ */
+public final class JobSchema {
+
+	public static final String HISTORY_TABLE = "jobqueue_schema_history";
+
+	private JobSchema() {
+	}
+
+	/** Migrates {@code dataSource} to the latest schema of {@code vendor} ({@link JobStore#vendor()}). */
+	public static void migrate(DataSource dataSource, String vendor) {
+		Flyway.configure(JobSchema.class.getClassLoader())
+			.dataSource(dataSource)
+			.table(HISTORY_TABLE)
+			.locations("classpath:db/jobqueue/" + vendor)
+			// The application's schema may already hold its own tables; ours go beside them.
+			.baselineOnMigrate(true)
+			.baselineVersion("0")
+			.load()
+			.migrate();
+	}
+}

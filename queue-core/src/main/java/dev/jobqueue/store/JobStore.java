@@ -1,0 +1,80 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+
+/**
+ * Every statement the queue sends, for one database. Implementations own their SQL; nothing else
+ * writes any. Every write about a running job is fenced by its {@link Lease}: when the lease was
+ * superseded the write changes no row and the method says so, it does not throw.
+ *
+ * <p>Calls join the Spring transaction bound to the store's {@code DataSource}, if there is one.
+ */
+public interface JobStore {
+
+	/** A short name of the database, as used for schema locations ({@code postgresql}, {@code sqlite}). */
+	String vendor();
+
+	/** Inserts a job; returns its id, or the existing unfinished job's id when the unique key is taken. */
+	long enqueue(NewJob job);
+
+	/** Inserts many jobs in as few statements as the database allows; ids in the order given. */
+	List<Long> enqueueAll(List<NewJob> jobs);
+
+	Optional<Job> find(long id);
+
+	/** ready → cancelled. */
+	boolean cancel(long id);
+
+	/** dead → ready, attempts reset, due now. */
+	boolean retryDead(long id);
+
+	/**
+	 * Claims up to {@code limit} due jobs of {@code queue} in claim order (priority, run-at, id),
+	 * leasing them to {@code owner} for {@code lease}. Never hands the same job to two callers.
+	 */
+	List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease);
+
+	/** running → succeeded; false when the lease was lost. */
+	boolean complete(Lease lease, String resultJson);
+
+	/** Completes many executions in one statement; returns the leases that were lost. */
+	Set<Lease> completeAll(Collection<Completion> completions);
+
+	/** running → ready, due after {@code delay}; false when the lease was lost. */
+	boolean retryLater(Lease lease, Duration delay, String error);
+
+	/** running → dead; false when the lease was lost. */
+	boolean fail(Lease lease, String error);
+
+	/**
+	 * running → ready at once, the attempt given back: for work this worker started but will not
+	 * finish (shutdown). False when the lease was lost.
+	 */
+	boolean release(Lease lease);
+
+	/** Extends the leases {@code owner} still holds; returns those, the rest were lost. */
+	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
+
+	/**
+	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent.
+	 * Safe to run on every node at once. Returns how many were reaped.
+	 */
+	int reapExpired(int limit);
+
+	/**
+	 * Deletes up to {@code limit} finished jobs: succeeded and cancelled ones finished more than
+	 * {@code finishedRetention} ago, dead ones more than {@code deadRetention} ago.
+	 */
+	int prune(Duration finishedRetention, Duration deadRetention, int limit);
+
+	/** Job counts by queue and state, for gauges. */
+	Map<String, Map<JobState, Long>> countByQueueAndState();
+}

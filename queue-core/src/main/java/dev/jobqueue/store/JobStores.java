@@ -1,0 +1,51 @@
+package dev.jobqueue.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.datasource.DataSourceUtils;
+
+/** Picks the {@link JobStore} for a {@code DataSource} from its connection's metadata, once, at startup. */
+public final class JobStores {
+
+	/** The databases jobqueue supports, as {@link JobStore#vendor()} names them. */
+	public static final String SUPPORTED = "postgresql";
+
+	private JobStores() {
+	}
+
+	/** The store for {@code dataSource}'s database; fails naming the supported ones for any other. */
+	public static JobStore forDataSource(DataSource dataSource) {
+		return forVendor(vendorOf(dataSource), dataSource);
+	}
+
+	/**
+	 * The store for a vendor named in configuration ({@code postgresql}); fails naming the supported
+	 * ones for any other.
+	 */
+	public static JobStore forVendor(String vendor, DataSource dataSource) {
+		return switch (vendor.toLowerCase(Locale.ROOT)) {
+			case "postgresql" -> new PostgresJobStore(dataSource);
+			default -> throw new IllegalStateException(
+					"jobqueue does not support the database '" + vendor + "'; supported: " + SUPPORTED);
+		};
+	}
+
+	/** The vendor name of {@code dataSource}'s database, read from its connection's metadata. */
+	public static String vendorOf(DataSource dataSource) {
+		Connection connection = DataSourceUtils.getConnection(dataSource);
+		try {
+			String product = connection.getMetaData().getDatabaseProductName();
+			return product.toLowerCase(Locale.ROOT).replace(" ", "");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not read the database's metadata to choose a jobqueue store", ex);
+		}
+		finally {
+			DataSourceUtils.releaseConnection(connection, dataSource);
+		}
+	}
+}

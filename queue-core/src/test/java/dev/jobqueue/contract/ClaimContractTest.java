@@ -1,0 +1,286 @@
+package dev.jobqueue.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.TestDatabase;
+
+/** What the store's claim and lease statements promise, on every database. */
+public abstract class ClaimContractTest {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private QueueFixture fixture;
+
+	private JobStore store;
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void setUp() {
+		fixture = new QueueFixture(database());
+		store = fixture.store();
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	private long enqueue(String name, EnqueueOptions options) {
+		return fixture.queue().enqueue("greet", new Greeting(name, 1), options);
+	}
+
+	@Test
+	void enqueueClaimCompleteEndsSucceededWithTheResult() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+
+		List<ClaimedJob> claimed = store.claim("default", 10, "worker-1", LEASE);
+
+		assertThat(claimed).singleElement().satisfies(job -> {
+			assertThat(job.id()).isEqualTo(id);
+			assertThat(job.attempt()).isEqualTo(1);
+			assertThat(job.payload()).contains("Ada");
+		});
+		Job running = fixture.job(id);
+		assertThat(running.state()).isEqualTo(JobState.running);
+		assertThat(running.leaseOwner()).isEqualTo("worker-1");
+		assertThat(running.leaseExpiresAt()).isAfter(running.startedAt());
+
+		assertThat(store.complete(claimed.get(0).lease(), "{\"sent\":true}")).isTrue();
+		Job done = fixture.job(id);
+		assertThat(done.state()).isEqualTo(JobState.succeeded);
+		assertThat(done.result()).contains("\"sent\"");
+		assertThat(done.finishedAt()).isNotNull();
+		assertThat(done.leaseOwner()).isNull();
+	}
+
+	@Test
+	void claimsInPriorityThenRunAtThenIdOrder() {
+		Instant past = Instant.now().minusSeconds(60);
+		long late = enqueue("late", EnqueueOptions.defaults().runAt(past.plusSeconds(10)));
+		long urgent = enqueue("urgent", EnqueueOptions.defaults().priority(0).runAt(past.plusSeconds(20)));
+		long early = enqueue("early", EnqueueOptions.defaults().runAt(past));
+		long sameTimeFirst = enqueue("same-1", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
+		long sameTimeSecond = enqueue("same-2", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
+
+		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", 1, "w", LEASE))
+			.limit(5)
+			.map(jobs -> jobs.get(0).id())
+			.toList();
+
+		assertThat(oneByOne).containsExactly(urgent, early, late, sameTimeFirst, sameTimeSecond);
+	}
+
+	@Test
+	void aBatchClaimReturnsJobsInClaimOrderAndNoMoreThanAsked() {
+		long low = enqueue("low", EnqueueOptions.defaults().priority(9));
+		long high = enqueue("high", EnqueueOptions.defaults().priority(0));
+		enqueue("other", EnqueueOptions.defaults().priority(9));
+
+		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(high, low);
+	}
+
+	@Test
+	void aDelayedJobIsNotClaimedBeforeItIsDue() {
+		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));
+
+		assertThat(store.claim("default", 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
+	}
+
+	@Test
+	void claimsOnlyFromTheQueueAsked() {
+		enqueue("mail", EnqueueOptions.defaults().queue("mail"));
+
+		assertThat(store.claim("default", 10, "w", LEASE)).isEmpty();
+		assertThat(store.claim("mail", 10, "w", LEASE)).hasSize(1);
+	}
+
+	@Test
+	void aRetriedJobWaitsForItsBackoffAndKeepsTheError() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+
+		assertThat(store.retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
+
+		Job retried = fixture.job(id);
+		assertThat(retried.state()).isEqualTo(JobState.ready);
+		assertThat(retried.lastError()).isEqualTo("boom");
+		assertThat(retried.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
+		assertThat(store.claim("default", 1, "w", LEASE)).isEmpty();
+	}
+
+	@Test
+	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		ClaimedJob stale = store.claim("default", 1, "stale", Duration.ofMillis(1)).get(0);
+		awaitLeaseExpiry();
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+		ClaimedJob fresh = store.claim("default", 1, "fresh", LEASE).get(0);
+		assertThat(fresh.lease().token()).isGreaterThan(stale.lease().token());
+
+		assertThat(store.complete(stale.lease(), null)).isFalse();
+		assertThat(store.fail(stale.lease(), "stale failure")).isFalse();
+		assertThat(store.retryLater(stale.lease(), Duration.ZERO, "stale retry")).isFalse();
+		assertThat(store.release(stale.lease())).isFalse();
+		assertThat(store.completeAll(List.of(new Completion(stale.lease(), null)))).containsExactly(stale.lease());
+		assertThat(store.heartbeat("stale", List.of(stale.lease()), LEASE)).isEmpty();
+
+		assertThat(store.complete(fresh.lease(), "\"second\"")).isTrue();
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.succeeded);
+		assertThat(job.result()).contains("second");
+		assertThat(job.attempt()).isEqualTo(2);
+	}
+
+	@RepeatedTest(100)
+	void aCompletionRacingTheReaperIsNeverUndone() throws Exception {
+		long id = enqueue("race", EnqueueOptions.defaults());
+		ClaimedJob job = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		awaitLeaseExpiry();
+		CyclicBarrier start = new CyclicBarrier(2);
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			Future<Boolean> completed = threads.submit(() -> {
+				start.await();
+				return store.complete(job.lease(), "\"done\"");
+			});
+			Future<Integer> reaped = threads.submit(() -> {
+				start.await();
+				return store.reapExpired(10);
+			});
+
+			boolean completionWon = completed.get();
+			int reapedCount = reaped.get();
+			JobState state = fixture.state(id);
+			if (completionWon) {
+				assertThat(reapedCount).isZero();
+				assertThat(state).isEqualTo(JobState.succeeded);
+			}
+			else {
+				assertThat(reapedCount).isEqualTo(1);
+				assertThat(state).isEqualTo(JobState.ready);
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void completeAllWritesEveryHeldLeaseInOneCall() {
+		enqueue("a", EnqueueOptions.defaults());
+		enqueue("b", EnqueueOptions.defaults());
+		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+
+		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
+
+		assertThat(lost).isEmpty();
+		claimed.forEach(j -> assertThat(fixture.state(j.id())).isEqualTo(JobState.succeeded));
+	}
+
+	@Test
+	void theHeartbeatExtendsHeldLeasesOnly() {
+		enqueue("a", EnqueueOptions.defaults());
+		enqueue("b", EnqueueOptions.defaults());
+		List<ClaimedJob> claimed = store.claim("default", 2, "w", Duration.ofSeconds(2));
+		Instant before = fixture.job(claimed.get(0).id()).leaseExpiresAt();
+
+		Set<Lease> held = store.heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
+		assertThat(store.heartbeat("someone-else", List.of(claimed.get(0).lease()), LEASE)).isEmpty();
+
+		assertThat(held).containsExactlyInAnyOrderElementsOf(claimed.stream().map(ClaimedJob::lease).toList());
+		assertThat(fixture.job(claimed.get(0).id()).leaseExpiresAt()).isAfter(before.plus(Duration.ofMinutes(59)));
+	}
+
+	@Test
+	void theReaperLeavesLiveLeasesAloneAndKillsJobsWithNoAttemptsLeft() {
+		long live = enqueue("live", EnqueueOptions.defaults());
+		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
+		store.claim("default", 1, "w", LEASE);
+		store.claim("default", 1, "w", Duration.ofMillis(1));
+		awaitLeaseExpiry();
+
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+
+		assertThat(fixture.state(live)).isEqualTo(JobState.running);
+		Job dead = fixture.job(spent);
+		assertThat(dead.state()).isEqualTo(JobState.dead);
+		assertThat(dead.lastError()).contains("expired");
+	}
+
+	@Test
+	void aReleasedJobIsReadyAtOnceWithItsAttemptGivenBack() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+
+		assertThat(store.release(job.lease())).isTrue();
+
+		assertThat(fixture.job(id).attempt()).isZero();
+		assertThat(store.claim("default", 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
+	}
+
+	@Test
+	void aDeadJobCanBeRetriedByAnOperator() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "broken");
+
+		assertThat(fixture.queue().retry(id)).isTrue();
+
+		assertThat(fixture.job(id).state()).isEqualTo(JobState.ready);
+		assertThat(fixture.job(id).attempt()).isZero();
+		assertThat(fixture.queue().retry(id)).isFalse();
+	}
+
+	@Test
+	void thePrunerDeletesOnlyFinishedJobsPastTheirRetention() {
+		long succeeded = enqueue("done", EnqueueOptions.defaults());
+		store.complete(store.claim("default", 1, "w", LEASE).get(0).lease(), null);
+		long dead = enqueue("dead", EnqueueOptions.defaults());
+		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "x");
+		long ready = enqueue("ready", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+		long running = enqueue("running", EnqueueOptions.defaults());
+		store.claim("default", 1, "w", LEASE);
+
+		assertThat(store.prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
+		assertThat(store.prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);
+
+		assertThat(fixture.queue().find(succeeded)).isEmpty();
+		assertThat(fixture.queue().find(dead)).isPresent();
+		assertThat(fixture.queue().find(ready)).isPresent();
+		assertThat(fixture.queue().find(running)).isPresent();
+	}
+
+	private static void awaitLeaseExpiry() {
+		try {
+			Thread.sleep(20);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+}

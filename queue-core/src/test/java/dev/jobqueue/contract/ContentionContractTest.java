@@ -1,0 +1,79 @@
+package dev.jobqueue.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import ch.qos.logback.classic.Level;
+import dev.jobqueue.JobQueue.NewJobRequest;
+import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.LogCapture;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.TestDatabase;
+
+/** Many runtimes, many threads, one table: every job runs exactly once, with no lock errors. */
+public abstract class ContentionContractTest {
+
+	private static final int JOBS = 20_000;
+
+	private static final int RUNTIMES = 4;
+
+	private static final int THREADS = 8;
+
+	private QueueFixture fixture;
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void setUp() {
+		fixture = new QueueFixture(database());
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	@Test
+	void fourRuntimesOfEightThreadsDrainTwentyThousandJobsEachExactlyOnce() {
+		Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+		fixture.handle("count", Greeting.class, (greeting, context) -> {
+			executions.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+			return null;
+		});
+		for (int from = 0; from < JOBS; from += 1000) {
+			fixture.queue().enqueueAll(IntStream.range(from, from + 1000)
+				.mapToObj(i -> new NewJobRequest("count", new Greeting("job", i)))
+				.toList());
+		}
+		RuntimeSettings settings = QueueFixture.SETTINGS.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS));
+
+		try (LogCapture log = new LogCapture()) {
+			IntStream.range(0, RUNTIMES).forEach(i -> fixture.startRuntime(settings, new CountingListener()));
+			await().atMost(Duration.ofMinutes(3))
+				.pollInterval(Duration.ofMillis(250))
+				.until(() -> succeeded() == JOBS);
+
+			assertThat(executions).hasSize(JOBS);
+			assertThat(executions.values()).allSatisfy(count -> assertThat(count).hasValue(1));
+			List<String> problems = log.messagesAtLeast(Level.WARN);
+			assertThat(problems).isEmpty();
+		}
+	}
+
+	private long succeeded() {
+		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.succeeded, 0L);
+	}
+}

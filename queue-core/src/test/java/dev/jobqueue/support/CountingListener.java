@@ -1,0 +1,38 @@
+package dev.jobqueue.support;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.store.ClaimedJob;
+
+/** Counts what a runtime reports, by outcome, so tests can assert on it. */
+public final class CountingListener implements JobListener {
+
+	public static final CountingListener NONE = new CountingListener();
+
+	private final Map<Outcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+
+	private final AtomicInteger reaped = new AtomicInteger();
+
+	@Override
+	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+		outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
+	}
+
+	@Override
+	public void onReaped(int count) {
+		reaped.addAndGet(count);
+	}
+
+	public int count(Outcome outcome) {
+		AtomicInteger count = outcomes.get(outcome);
+		return count == null ? 0 : count.get();
+	}
+
+	public int reaped() {
+		return reaped.get();
+	}
+}

@@ -1,0 +1,94 @@
+package dev.jobqueue.support;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Assumptions;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PostgresJobStore;
+
+/**
+ * PostgreSQL for tests: the server named by {@code JOBQUEUE_TEST_POSTGRES_URL} when it is set,
+ * otherwise a Testcontainers container. Without either the test is skipped with a notice, except
+ * under {@code CI=true}, where a missing database fails the test.
+ */
+public final class PostgresTestDatabase implements TestDatabase {
+
+	public static final String URL_VARIABLE = "JOBQUEUE_TEST_POSTGRES_URL";
+
+	private static PostgreSQLContainer container;
+
+	private final String url;
+
+	private final HikariDataSource dataSource;
+
+	private final PostgresJobStore store;
+
+	public PostgresTestDatabase() {
+		this(32);
+	}
+
+	public PostgresTestDatabase(int poolSize) {
+		this.url = url();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(url);
+		config.setMaximumPoolSize(poolSize);
+		this.dataSource = new HikariDataSource(config);
+		JobSchema.migrate(dataSource, "postgresql");
+		this.store = new PostgresJobStore(dataSource);
+	}
+
+	/** The JDBC URL of the test server (user and password included), starting a container if needed. */
+	public static synchronized String url() {
+		String configured = System.getenv(URL_VARIABLE);
+		if (configured != null && !configured.isBlank()) {
+			return configured;
+		}
+		boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+		if (!DockerClientFactory.instance().isDockerAvailable()) {
+			String problem = "No PostgreSQL for the tests: set " + URL_VARIABLE
+					+ " (e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres) or make Docker available";
+			if (ci) {
+				throw new IllegalStateException(problem + "; under CI=true this is a failure, not a skip");
+			}
+			Assumptions.abort(problem);
+		}
+		if (container == null) {
+			container = new PostgreSQLContainer("postgres:16-alpine");
+			container.start();
+		}
+		return container.getJdbcUrl() + "&user=" + container.getUsername() + "&password=" + container.getPassword();
+	}
+
+	@Override
+	public DataSource dataSource() {
+		return dataSource;
+	}
+
+	@Override
+	public JobStore store() {
+		return store;
+	}
+
+	@Override
+	public void reset() {
+		JdbcClient.create(dataSource).sql("TRUNCATE jobqueue_job").update();
+	}
+
+	@Override
+	public String jdbcUrl() {
+		return url;
+	}
+
+	@Override
+	public void close() {
+		dataSource.close();
+	}
+}

@@ -1,0 +1,115 @@
+package dev.jobqueue.support;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerFunction;
+import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One test's queue on a {@link TestDatabase}: a handler registry, a {@link JobQueue}, and runtimes
+ * started on demand and stopped by {@link #close()}.
+ */
+public final class QueueFixture implements AutoCloseable {
+
+	/** Quick settings for tests: short poll, lease and reaper intervals, fast retries. */
+	public static final RuntimeSettings SETTINGS = RuntimeSettings.defaults()
+		.withPollInterval(Duration.ofMillis(100))
+		.withLease(Duration.ofSeconds(5), Duration.ofSeconds(1))
+		.withReaperInterval(Duration.ofMillis(200))
+		.withShutdownTimeout(Duration.ofSeconds(5))
+		.withRetryPolicy(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.0));
+
+	public static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final TestDatabase database;
+
+	private final HandlerRegistry handlers = new HandlerRegistry();
+
+	private final List<JobRuntime> runtimes = new CopyOnWriteArrayList<>();
+
+	private final JobQueue queue;
+
+	public QueueFixture(TestDatabase database) {
+		this.database = database;
+		database.reset();
+		this.queue = new JdbcJobQueue(database.store(), JSON, handlers, SETTINGS.retryPolicy(),
+				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, CountingListener.NONE,
+				name -> runtimes.forEach(runtime -> runtime.wake(name)));
+	}
+
+	public JobQueue queue() {
+		return queue;
+	}
+
+	public JobStore store() {
+		return database.store();
+	}
+
+	public TestDatabase database() {
+		return database;
+	}
+
+	public JdbcClient jdbc() {
+		return JdbcClient.create(database.dataSource());
+	}
+
+	public TransactionTemplate transactions() {
+		return new TransactionTemplate(new JdbcTransactionManager(database.dataSource()));
+	}
+
+	public <T> void handle(String kind, Class<T> payloadType, JobHandlerFunction<T> function) {
+		handle(kind, payloadType, null, false, function);
+	}
+
+	@SuppressWarnings("unchecked")
+	public <T> void handle(String kind, Class<T> payloadType, RetryPolicy policy, boolean transactional,
+			JobHandlerFunction<T> function) {
+		handlers.register(new JobHandlerDefinition(kind, RuntimeSettings.DEFAULT_QUEUE, payloadType, policy,
+				transactional, (JobHandlerFunction<Object>) function, "test handler of " + kind));
+	}
+
+	public JobRuntime startRuntime(RuntimeSettings settings, CountingListener listener) {
+		JobRuntime runtime = new JobRuntime(database.store(), handlers, JSON, settings, listener, transactions());
+		runtimes.add(runtime);
+		runtime.start();
+		return runtime;
+	}
+
+	public JobRuntime startRuntime() {
+		return startRuntime(SETTINGS, new CountingListener());
+	}
+
+	public Job job(long id) {
+		return queue.find(id).orElseThrow(() -> new AssertionError("no job " + id));
+	}
+
+	public JobState state(long id) {
+		return job(id).state();
+	}
+
+	public Map<String, Map<JobState, Long>> counts() {
+		return database.store().countByQueueAndState();
+	}
+
+	@Override
+	public void close() {
+		runtimes.forEach(JobRuntime::stop);
+	}
+}

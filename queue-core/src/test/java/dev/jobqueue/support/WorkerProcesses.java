@@ -1,0 +1,43 @@
+package dev.jobqueue.support;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Starts worker JVMs on the test classpath, with their output in files, and kills them at the end. */
+public final class WorkerProcesses implements AutoCloseable {
+
+	private final List<Process> processes = new ArrayList<>();
+
+	private final Path logs;
+
+	public WorkerProcesses() throws IOException {
+		this.logs = Files.createTempDirectory("jobqueue-workers");
+	}
+
+	public Process start(Class<?> main, String name, String... args) throws IOException {
+		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-cp",
+				System.getProperty("java.class.path"), main.getName()));
+		command.addAll(List.of(args));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(logs.resolve(name + ".log").toFile())
+			.start();
+		processes.add(process);
+		return process;
+	}
+
+	public Path log(String name) {
+		return logs.resolve(name + ".log");
+	}
+
+	private static String javaExecutable() {
+		return ProcessHandle.current().info().command().orElse("java");
+	}
+
+	@Override
+	public void close() {
+		processes.forEach(Process::destroyForcibly);
+	}
+}

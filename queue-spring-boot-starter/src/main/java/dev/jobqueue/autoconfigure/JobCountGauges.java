@@ -1,0 +1,119 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+
+/**
+ * Gauges {@code jobqueue.jobs} by queue and state. The counts come from one grouped query, cached for
+ * {@link #REFRESH}: however often the registry is scraped, and however many gauges read them, the
+ * database answers at most once per period. They are counts of the whole table, so every node reports
+ * the same values. A queue gets its gauges when it is configured, found at startup, or seen in an
+ * enqueue or a claim; registering never happens inside a scrape.
+ */
+final class JobCountGauges implements MeterBinder, JobListener {
+
+	static final Duration REFRESH = Duration.ofSeconds(5);
+
+	private static final Logger log = LoggerFactory.getLogger(JobCountGauges.class);
+
+	private final JobStore store;
+
+	private final LongSupplier nanoClock;
+
+	private final Set<String> queues = new LinkedHashSet<>();
+
+	private MeterRegistry registry;
+
+	private Map<String, Map<JobState, Long>> counts = Map.of();
+
+	private long refreshedAt;
+
+	private boolean loaded;
+
+	JobCountGauges(JobStore store, Collection<String> configuredQueues, LongSupplier nanoClock) {
+		this.store = store;
+		this.nanoClock = nanoClock;
+		this.queues.addAll(configuredQueues);
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		List<String> known;
+		synchronized (queues) {
+			this.registry = registry;
+			known = List.copyOf(queues);
+		}
+		known.forEach(queue -> registerGauges(registry, queue));
+		current().keySet().forEach(this::register);
+	}
+
+	@Override
+	public void onEnqueued(String queue, String kind) {
+		register(queue);
+	}
+
+	@Override
+	public void onStarted(ClaimedJob job, Duration wait) {
+		register(job.queue());
+	}
+
+	/** How many jobs of {@code queue} are in {@code state}, as of the last refresh. */
+	double count(String queue, JobState state) {
+		return current().getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
+	}
+
+	/** Registers the gauges of a queue not seen before; no lock is held while the registry works. */
+	private void register(String queue) {
+		MeterRegistry target;
+		synchronized (queues) {
+			if (!queues.add(queue) || registry == null) {
+				return;
+			}
+			target = registry;
+		}
+		registerGauges(target, queue);
+	}
+
+	private void registerGauges(MeterRegistry target, String queue) {
+		for (JobState state : JobState.values()) {
+			Gauge.builder("jobqueue.jobs", this, gauges -> gauges.count(queue, state))
+				.description("Jobs in the database by queue and state, refreshed at most every " + REFRESH)
+				.tags("queue", queue, "state", state.name())
+				.strongReference(true)
+				.register(target);
+		}
+	}
+
+	private synchronized Map<String, Map<JobState, Long>> current() {
+		long now = nanoClock.getAsLong();
+		if (!loaded || now - refreshedAt >= REFRESH.toNanos()) {
+			loaded = true;
+			refreshedAt = now;
+			try {
+				counts = store.countByQueueAndState();
+			}
+			catch (RuntimeException ex) {
+				// Keep the last counts; the next refresh tries again. A gauge must never fail a scrape.
+				log.debug("Could not count jobs for the jobqueue.jobs gauges", ex);
+			}
+		}
+		return counts;
+	}
+}

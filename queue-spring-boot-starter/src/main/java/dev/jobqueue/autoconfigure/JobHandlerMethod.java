@@ -1,0 +1,140 @@
+package dev.jobqueue.autoconfigure;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.Duration;
+
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import dev.jobqueue.JobContext;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.spring.JobHandler;
+
+/**
+ * One {@link JobHandler} method turned into a handler definition: its signature checked, its payload type
+ * read from its parameter (generics kept), its retry attributes laid over the configured policy. Every
+ * problem fails with a message that names the bean and the method.
+ */
+final class JobHandlerMethod {
+
+	private final Object bean;
+
+	private final Method method;
+
+	private final String description;
+
+	private int payloadIndex = -1;
+
+	private int contextIndex = -1;
+
+	private JobHandlerMethod(String beanName, Object bean, Method method) {
+		this.bean = bean;
+		this.method = method;
+		this.description = "bean '" + beanName + "' method " + ClassUtils.getQualifiedMethodName(method)
+				+ parameterList(method);
+	}
+
+	/** The definition to register for {@code method} of bean {@code beanName}. */
+	static JobHandlerDefinition definition(String beanName, Object bean, Method method, JobHandler annotation,
+			RetryPolicy defaults) {
+		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
+		handler.findParameters();
+		ReflectionUtils.makeAccessible(method);
+		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
+				handler.require(annotation.queue(), "queue"), method.getGenericParameterTypes()[handler.payloadIndex],
+				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
+				handler.description);
+	}
+
+	private void findParameters() {
+		Class<?>[] types = method.getParameterTypes();
+		for (int i = 0; i < types.length; i++) {
+			if (!JobContext.class.equals(types[i])) {
+				if (payloadIndex >= 0) {
+					throw invalidSignature("has two payload parameters (" + types[payloadIndex].getSimpleName() + " and "
+							+ types[i].getSimpleName() + ")");
+				}
+				payloadIndex = i;
+			}
+			else if (contextIndex >= 0) {
+				throw invalidSignature("declares two JobContext parameters");
+			}
+			else {
+				contextIndex = i;
+			}
+		}
+		if (payloadIndex < 0) {
+			throw invalidSignature("has no payload parameter");
+		}
+	}
+
+	private IllegalStateException invalidSignature(String problem) {
+		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext", null);
+	}
+
+	private String require(String value, String attribute) {
+		if (value.isBlank()) {
+			throw invalid("names no " + attribute, null);
+		}
+		return value;
+	}
+
+	private IllegalStateException invalid(String problem, Exception cause) {
+		return new IllegalStateException("@JobHandler " + description + " " + problem, cause);
+	}
+
+	/** The handler's own policy, or null to take the runtime's default when it sets no retry attribute. */
+	private RetryPolicy retryPolicy(JobHandler annotation, RetryPolicy defaults) {
+		if (annotation.maxAttempts() <= 0 && annotation.initialBackoff().isEmpty() && annotation.maxBackoff().isEmpty()
+				&& annotation.multiplier() <= 0 && annotation.jitter() < 0) {
+			return null;
+		}
+		try {
+			return new RetryPolicy(annotation.maxAttempts() > 0 ? annotation.maxAttempts() : defaults.maxAttempts(),
+					duration(annotation.initialBackoff(), defaults.initialBackoff()),
+					duration(annotation.maxBackoff(), defaults.maxBackoff()),
+					annotation.multiplier() > 0 ? annotation.multiplier() : defaults.multiplier(),
+					annotation.jitter() >= 0 ? annotation.jitter() : defaults.jitter());
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid("has an invalid retry setting: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static Duration duration(String text, Duration fallback) {
+		return text.isEmpty() ? fallback : DurationStyle.detectAndParse(text);
+	}
+
+	private Object invoke(Object payload, JobContext context) throws Exception {
+		Object[] arguments = new Object[method.getParameterCount()];
+		arguments[payloadIndex] = payload;
+		if (contextIndex >= 0) {
+			arguments[contextIndex] = context;
+		}
+		try {
+			return method.invoke(bean, arguments);
+		}
+		catch (InvocationTargetException ex) {
+			// What the handler threw is the failure to record and retry, not the reflection wrapper.
+			if (ex.getTargetException() instanceof Exception thrown) {
+				throw thrown;
+			}
+			if (ex.getTargetException() instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+	private static String parameterList(Method method) {
+		StringBuilder list = new StringBuilder("(");
+		for (Class<?> type : method.getParameterTypes()) {
+			list.append(list.length() > 1 ? ", " : "").append(type.getSimpleName());
+		}
+		return list.append(')').toString();
+	}
+}

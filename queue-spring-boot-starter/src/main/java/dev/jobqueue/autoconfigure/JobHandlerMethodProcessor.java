@@ -1,0 +1,91 @@
+package dev.jobqueue.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.spring.JobHandler;
+
+/**
+ * Finds the {@link JobHandler} methods of every bean once all singletons exist, the way
+ * {@code @EventListener} methods are found, and registers them. It runs before any lifecycle bean starts,
+ * so the workers never see a kind without its handler; a bad method or a duplicate kind fails the startup.
+ */
+final class JobHandlerMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
+
+	private static final Logger log = LoggerFactory.getLogger(JobHandlerMethodProcessor.class);
+
+	private final HandlerRegistry registry;
+
+	private final RetryPolicy defaultRetryPolicy;
+
+	/** The queues this node works, or none when it only enqueues. */
+	private final Set<String> workedQueues;
+
+	private ConfigurableListableBeanFactory beanFactory;
+
+	JobHandlerMethodProcessor(HandlerRegistry registry, RetryPolicy defaultRetryPolicy, Set<String> workedQueues) {
+		this.registry = registry;
+		this.defaultRetryPolicy = defaultRetryPolicy;
+		this.workedQueues = workedQueues;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		for (String beanName : beanFactory.getBeanNamesForType(Object.class, false, false)) {
+			if (!ScopedProxyUtils.isScopedTarget(beanName)) {
+				processBean(beanName);
+			}
+		}
+	}
+
+	private void processBean(String beanName) {
+		Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
+		if (type == null || !AnnotationUtils.isCandidateClass(type, JobHandler.class)) {
+			return;
+		}
+		Map<Method, JobHandler> methods = MethodIntrospector.selectMethods(type,
+				(MethodIntrospector.MetadataLookup<JobHandler>) method -> AnnotatedElementUtils
+					.findMergedAnnotation(method, JobHandler.class));
+		if (methods.isEmpty()) {
+			return;
+		}
+		Object bean = beanFactory.getBean(beanName);
+		methods.forEach((method, annotation) -> register(beanName, bean, method, annotation));
+	}
+
+	private void register(String beanName, Object bean, Method method, JobHandler annotation) {
+		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		JobHandlerDefinition definition = JobHandlerMethod.definition(beanName, bean, invocable, annotation,
+				defaultRetryPolicy);
+		registry.register(definition);
+		if (!workedQueues.isEmpty() && !workedQueues.contains(definition.queue())) {
+			log.warn("Jobs of kind '{}' go to queue '{}', which this node does not work (jobqueue.queues has {}); "
+					+ "they run only on nodes that do", definition.kind(), definition.queue(), workedQueues);
+		}
+		else {
+			log.debug("Registered job handler {} for kind '{}'", definition.description(), definition.kind());
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.store.ClaimedJob;
+
+/** Every {@link JobListener} bean (the metrics' and the application's) behind the one the queue reports to. */
+final class JobListeners implements JobListener {
+
+	private final List<JobListener> listeners;
+
+	private JobListeners(List<JobListener> listeners) {
+		this.listeners = listeners;
+	}
+
+	static JobListener of(ObjectProvider<JobListener> beans) {
+		List<JobListener> listeners = beans.orderedStream().toList();
+		return switch (listeners.size()) {
+			case 0 -> JobListener.NONE;
+			case 1 -> listeners.get(0);
+			default -> new JobListeners(listeners);
+		};
+	}
+
+	@Override
+	public void onEnqueued(String queue, String kind) {
+		listeners.forEach(listener -> listener.onEnqueued(queue, kind));
+	}
+
+	@Override
+	public void onStarted(ClaimedJob job, Duration wait) {
+		listeners.forEach(listener -> listener.onStarted(job, wait));
+	}
+
+	@Override
+	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+		listeners.forEach(listener -> listener.onFinished(job, outcome, execution));
+	}
+
+	@Override
+	public void onReaped(int count) {
+		listeners.forEach(listener -> listener.onReaped(count));
+	}
+}

@@ -1,0 +1,130 @@
+package dev.jobqueue.autoconfigure;
+
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.function.SingletonSupplier;
+
+import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.WakeupSource;
+import dev.jobqueue.spring.JobHandler;
+import dev.jobqueue.spring.JobQueueDataSource;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.JobStores;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The queue on the application's {@code DataSource} (or the one qualified {@link JobQueueDataSource}): its
+ * store and schema, the {@link JobHandler} methods, the {@link JobQueue}, and the workers unless
+ * {@code jobqueue.worker.enabled=false}. Every bean steps aside for one of the application's.
+ */
+@AutoConfiguration(after = { DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+		JacksonAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
+@ConditionalOnBean(DataSource.class)
+@EnableConfigurationProperties(JobQueueProperties.class)
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public final class JobQueueAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobStore jobStore(JobQueueProperties properties, @JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
+			ObjectProvider<DataSource> dataSource) {
+		DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
+		if (properties.getDialect() == null) {
+			return JobStores.forDataSource(resolved);
+		}
+		try {
+			return JobStores.forVendor(properties.getDialect(), resolved);
+		}
+		catch (IllegalStateException ex) {
+			throw new IllegalStateException("Invalid jobqueue.dialect: " + ex.getMessage(), ex);
+		}
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueSchemaInitializer jobQueueSchemaInitializer(JobStore store, JobQueueProperties properties,
+			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
+		return new JobQueueSchemaInitializer(QueueDataSource.resolve(queueDataSource, dataSource), store.vendor(),
+				properties.getInitializeSchema());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HandlerRegistry jobHandlerRegistry() {
+		return new HandlerRegistry();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobHandlerMethodProcessor jobHandlerMethodProcessor(HandlerRegistry handlers, JobQueueProperties properties) {
+		Set<String> workedQueues = properties.getWorker().isEnabled() ? properties.getQueues().keySet() : Set.of();
+		return new JobHandlerMethodProcessor(handlers, properties.getRetry().toRetryPolicy(), workedQueues);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@DependsOnDatabaseInitialization
+	JobQueue jobQueue(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
+			ObjectProvider<JobRuntime> runtime) {
+		// Looked up at the first enqueue, not now: the workers may not exist yet, and never do on an
+		// enqueue-only node. Once found, kept, so that a commit never looks up a bean (even while closing).
+		SingletonSupplier<JobRuntime> localRuntime = SingletonSupplier.of(runtime::getIfAvailable);
+		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, properties.getRetry().toRetryPolicy(),
+				properties.getMaxPayloadLength(), JobListeners.of(listeners), queue -> {
+					JobRuntime local = localRuntime.get();
+					if (local != null) {
+						local.wake(queue);
+					}
+				});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
+	static class WorkerConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@DependsOnDatabaseInitialization
+		JobRuntime jobRuntime(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
+				ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
+				ObjectProvider<PlatformTransactionManager> transactionManagers,
+				ObjectProvider<WakeupSource> wakeupSources,
+				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
+			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
+			JobRuntime runtime = new JobRuntime(store, handlers, PayloadJson.mapper(jsonMapper),
+					properties.toRuntimeSettings(), JobListeners.of(listeners),
+					HandlerTransactions.on(resolved, transactionManagers));
+			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
+			return runtime;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		JobRuntimeLifecycle jobRuntimeLifecycle(JobRuntime runtime) {
+			return new JobRuntimeLifecycle(runtime);
+		}
+	}
+}

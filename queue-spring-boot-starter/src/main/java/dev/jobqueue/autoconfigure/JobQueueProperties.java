@@ -1,0 +1,324 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.RuntimeSettings;
+
+/**
+ * Configuration of the queue, under {@code jobqueue.*}. The defaults written here are those of
+ * {@link RuntimeSettings#defaults()} and {@link RetryPolicy#DEFAULT}; a test holds them equal. Values are
+ * checked when bound: an invalid one fails the startup, naming the property.
+ */
+@ConfigurationProperties("jobqueue")
+public class JobQueueProperties implements Validator {
+
+	/** Whether to set up the queue at all. */
+	private boolean enabled = true;
+
+	/**
+	 * The database's dialect, postgresql or sqlite. Detected from the DataSource's metadata
+	 * when not set.
+	 */
+	private String dialect;
+
+	/**
+	 * When to create and upgrade the queue's tables, with Flyway and a history table of their own
+	 * (jobqueue_schema_history). 'embedded' counts SQLite as embedded.
+	 */
+	private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
+
+	/** Whether and how this node runs jobs. */
+	private final Worker worker = new Worker();
+
+	/**
+	 * The queues this node works, by name. The 'default' queue is always present; jobs go there when
+	 * neither their handler nor the enqueue names a queue.
+	 */
+	private final Map<String, Queue> queues = new LinkedHashMap<>(Map.of(RuntimeSettings.DEFAULT_QUEUE, new Queue()));
+
+	/** How long an idle poller sleeps when nothing wakes it. */
+	private Duration pollInterval = Duration.ofSeconds(1);
+
+	/**
+	 * How long a claimed job stays leased to its worker without a heartbeat; when it expires the job goes
+	 * to another worker.
+	 */
+	private Duration leaseDuration = Duration.ofSeconds(30);
+
+	/** How often the leases of running jobs are extended. Must be shorter than the lease duration. */
+	private Duration heartbeatInterval = Duration.ofSeconds(10);
+
+	/** How often jobs whose lease expired (their worker died) are handed back. */
+	private Duration reaperInterval = Duration.ofSeconds(5);
+
+	/** How often finished jobs past their retention are deleted. */
+	private Duration pruneInterval = Duration.ofMinutes(1);
+
+	/** How long finished jobs are kept. */
+	private final Retention retention = new Retention();
+
+	/**
+	 * How long stopping waits for running jobs to finish; the leases of those still running then are
+	 * released so that another node starts them at once.
+	 */
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	/** The retry policy of handlers that declare none of their own. */
+	private final Retry retry = new Retry();
+
+	/** The largest payload accepted by an enqueue, in characters of JSON. */
+	private int maxPayloadLength = 1048576;
+
+	/** The longest error text (message and stack trace) stored with a failed job. */
+	private int maxErrorLength = 16384;
+
+	public boolean isEnabled() {
+		return enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getDialect() {
+		return dialect;
+	}
+
+	public void setDialect(String dialect) {
+		this.dialect = dialect;
+	}
+
+	public DatabaseInitializationMode getInitializeSchema() {
+		return initializeSchema;
+	}
+
+	public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+		this.initializeSchema = initializeSchema;
+	}
+
+	public Worker getWorker() {
+		return worker;
+	}
+
+	public Map<String, Queue> getQueues() {
+		return queues;
+	}
+
+	public Duration getPollInterval() {
+		return pollInterval;
+	}
+
+	public void setPollInterval(Duration pollInterval) {
+		this.pollInterval = pollInterval;
+	}
+
+	public Duration getLeaseDuration() {
+		return leaseDuration;
+	}
+
+	public void setLeaseDuration(Duration leaseDuration) {
+		this.leaseDuration = leaseDuration;
+	}
+
+	public Duration getHeartbeatInterval() {
+		return heartbeatInterval;
+	}
+
+	public void setHeartbeatInterval(Duration heartbeatInterval) {
+		this.heartbeatInterval = heartbeatInterval;
+	}
+
+	public Duration getReaperInterval() {
+		return reaperInterval;
+	}
+
+	public void setReaperInterval(Duration reaperInterval) {
+		this.reaperInterval = reaperInterval;
+	}
+
+	public Duration getPruneInterval() {
+		return pruneInterval;
+	}
+
+	public void setPruneInterval(Duration pruneInterval) {
+		this.pruneInterval = pruneInterval;
+	}
+
+	public Retention getRetention() {
+		return retention;
+	}
+
+	public Duration getShutdownTimeout() {
+		return shutdownTimeout;
+	}
+
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public Retry getRetry() {
+		return retry;
+	}
+
+	public int getMaxPayloadLength() {
+		return maxPayloadLength;
+	}
+
+	public void setMaxPayloadLength(int maxPayloadLength) {
+		this.maxPayloadLength = maxPayloadLength;
+	}
+
+	public int getMaxErrorLength() {
+		return maxErrorLength;
+	}
+
+	public void setMaxErrorLength(int maxErrorLength) {
+		this.maxErrorLength = maxErrorLength;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return JobQueueProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		JobQueuePropertiesValidator.validate((JobQueueProperties) target, errors);
+	}
+
+	/** The runtime's settings, from these properties. */
+	RuntimeSettings toRuntimeSettings() {
+		Map<String, Integer> concurrency = new LinkedHashMap<>();
+		queues.forEach((name, queue) -> concurrency.put(name, queue.getConcurrency()));
+		return new RuntimeSettings(concurrency, pollInterval, leaseDuration, heartbeatInterval, reaperInterval,
+				pruneInterval, retention.getSucceeded(), retention.getDead(), shutdownTimeout, retry.toRetryPolicy(),
+				maxErrorLength);
+	}
+
+	/** Whether this node runs jobs. */
+	public static class Worker {
+
+		/** Whether this node runs jobs; false makes it an enqueue-only node. */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+	}
+
+	/** One queue this node works. */
+	public static class Queue {
+
+		/** How many jobs of this queue run at once on this node (threads). */
+		private int concurrency = 8;
+
+		public int getConcurrency() {
+			return concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+	}
+
+	/** How long finished jobs are kept before the pruner deletes them. */
+	public static class Retention {
+
+		/** How long succeeded (and cancelled) jobs are kept. */
+		private Duration succeeded = Duration.ofDays(1);
+
+		/** How long dead jobs are kept, for an operator to look at or retry. */
+		private Duration dead = Duration.ofDays(14);
+
+		public Duration getSucceeded() {
+			return succeeded;
+		}
+
+		public void setSucceeded(Duration succeeded) {
+			this.succeeded = succeeded;
+		}
+
+		public Duration getDead() {
+			return dead;
+		}
+
+		public void setDead(Duration dead) {
+			this.dead = dead;
+		}
+	}
+
+	/** The retry policy of handlers that declare none of their own. */
+	public static class Retry {
+
+		/** Executions before a failing job is dead. */
+		private int maxAttempts = 20;
+
+		/** Wait after the first failure. */
+		private Duration initialBackoff = Duration.ofSeconds(1);
+
+		/** Longest wait between two attempts. */
+		private Duration maxBackoff = Duration.ofHours(1);
+
+		/** Growth of the wait per failed attempt. */
+		private double multiplier = 2.0;
+
+		/** Fraction of each wait taken off at random, so that jobs failing together do not retry together. */
+		private double jitter = 0.2;
+
+		public int getMaxAttempts() {
+			return maxAttempts;
+		}
+
+		public void setMaxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialBackoff() {
+			return initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Duration getMaxBackoff() {
+			return maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public double getMultiplier() {
+			return multiplier;
+		}
+
+		public void setMultiplier(double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public double getJitter() {
+			return jitter;
+		}
+
+		public void setJitter(double jitter) {
+			this.jitter = jitter;
+		}
+
+		RetryPolicy toRetryPolicy() {
+			return new RetryPolicy(maxAttempts, initialBackoff, maxBackoff, multiplier, jitter);
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.validation.Errors;
+
+/**
+ * Checks {@link JobQueueProperties} as they are bound, so that a bad value fails the startup with the
+ * property's name, its value and what is wrong, before any thread or connection exists. Each message
+ * names the property in full, as it is written in {@code application.yml}.
+ */
+final class JobQueuePropertiesValidator {
+
+	private JobQueuePropertiesValidator() {
+	}
+
+	static void validate(JobQueueProperties properties, Errors errors) {
+		properties.getQueues().forEach((name, queue) -> atLeast(errors, "queues[" + name + "].concurrency",
+				"queues." + name + ".concurrency", queue.getConcurrency(), 1));
+		positive(errors, "pollInterval", "poll-interval", properties.getPollInterval());
+		positive(errors, "leaseDuration", "lease-duration", properties.getLeaseDuration());
+		positive(errors, "heartbeatInterval", "heartbeat-interval", properties.getHeartbeatInterval());
+		positive(errors, "reaperInterval", "reaper-interval", properties.getReaperInterval());
+		positive(errors, "pruneInterval", "prune-interval", properties.getPruneInterval());
+		notNegative(errors, "retention.succeeded", "retention.succeeded", properties.getRetention().getSucceeded());
+		notNegative(errors, "retention.dead", "retention.dead", properties.getRetention().getDead());
+		notNegative(errors, "shutdownTimeout", "shutdown-timeout", properties.getShutdownTimeout());
+		atLeast(errors, "maxPayloadLength", "max-payload-length", properties.getMaxPayloadLength(), 1);
+		atLeast(errors, "maxErrorLength", "max-error-length", properties.getMaxErrorLength(), 256);
+		heartbeatShorterThanLease(properties, errors);
+		validateRetry(properties.getRetry(), errors);
+	}
+
+	private static void validateRetry(JobQueueProperties.Retry retry, Errors errors) {
+		atLeast(errors, "retry.maxAttempts", "retry.max-attempts", retry.getMaxAttempts(), 1);
+		positive(errors, "retry.initialBackoff", "retry.initial-backoff", retry.getInitialBackoff());
+		positive(errors, "retry.maxBackoff", "retry.max-backoff", retry.getMaxBackoff());
+		if (retry.getMultiplier() < 1.0) {
+			reject(errors, "retry.multiplier", "retry.multiplier", "must be at least 1.0, was " + retry.getMultiplier());
+		}
+		if (retry.getJitter() < 0.0 || retry.getJitter() >= 1.0) {
+			reject(errors, "retry.jitter", "retry.jitter", "must be at least 0 and below 1, was " + retry.getJitter());
+		}
+		if (isPositive(retry.getInitialBackoff()) && isPositive(retry.getMaxBackoff())
+				&& retry.getMaxBackoff().compareTo(retry.getInitialBackoff()) < 0) {
+			reject(errors, "retry.maxBackoff", "retry.max-backoff", "(" + retry.getMaxBackoff()
+					+ ") must not be shorter than jobqueue.retry.initial-backoff (" + retry.getInitialBackoff() + ")");
+		}
+	}
+
+	/** A heartbeat must renew the lease before it runs out, or every long job would be reaped and run twice. */
+	private static void heartbeatShorterThanLease(JobQueueProperties properties, Errors errors) {
+		Duration heartbeat = properties.getHeartbeatInterval();
+		Duration lease = properties.getLeaseDuration();
+		if (isPositive(heartbeat) && isPositive(lease) && heartbeat.compareTo(lease) >= 0) {
+			reject(errors, "heartbeatInterval", "heartbeat-interval",
+					"(" + heartbeat + ") must be shorter than jobqueue.lease-duration (" + lease + ")");
+		}
+	}
+
+	private static void atLeast(Errors errors, String field, String property, int value, int minimum) {
+		if (value < minimum) {
+			reject(errors, field, property, "must be at least " + minimum + ", was " + value);
+		}
+	}
+
+	private static void positive(Errors errors, String field, String property, Duration value) {
+		if (!isPositive(value)) {
+			reject(errors, field, property, "must be a positive duration, was " + value);
+		}
+	}
+
+	private static void notNegative(Errors errors, String field, String property, Duration value) {
+		if (value == null || value.isNegative()) {
+			reject(errors, field, property, "must not be negative, was " + value);
+		}
+	}
+
+	private static boolean isPositive(Duration value) {
+		return value != null && !value.isNegative() && !value.isZero();
+	}
+
+	private static void reject(Errors errors, String field, String property, String problem) {
+		errors.rejectValue(field, "invalid", "jobqueue." + property + " " + problem);
+	}
+}

@@ -1,0 +1,63 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.store.ClaimedJob;
+
+/**
+ * The queue's events as Micrometer meters: jobs enqueued and completed (by queue, kind and outcome), how
+ * long they waited past their due time and how long they ran, and jobs the reaper gave back.
+ */
+final class MicrometerJobListener implements JobListener {
+
+	private final MeterRegistry registry;
+
+	MicrometerJobListener(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void onEnqueued(String queue, String kind) {
+		Counter.builder("jobqueue.jobs.enqueued")
+			.description("Jobs enqueued by this node")
+			.tags("queue", queue, "kind", kind)
+			.register(registry)
+			.increment();
+	}
+
+	@Override
+	public void onStarted(ClaimedJob job, Duration wait) {
+		Timer.builder("jobqueue.jobs.wait")
+			.description("Time from a job's due time to the start of its execution")
+			.tags("queue", job.queue(), "kind", job.kind())
+			.register(registry)
+			.record(wait.isNegative() ? Duration.ZERO : wait);
+	}
+
+	@Override
+	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+		Counter.builder("jobqueue.jobs.completed")
+			.description("Executions finished by this node, by outcome (succeeded, retried, dead, lease_lost)")
+			.tags("queue", job.queue(), "kind", job.kind(), "outcome", outcome.tag())
+			.register(registry)
+			.increment();
+		Timer.builder("jobqueue.jobs.execution")
+			.description("Time a job's handler ran, outcome written included")
+			.tags("queue", job.queue(), "kind", job.kind())
+			.register(registry)
+			.record(execution);
+	}
+
+	@Override
+	public void onReaped(int count) {
+		Counter.builder("jobqueue.jobs.reaped")
+			.description("Jobs whose lease expired and which the reaper gave back")
+			.register(registry)
+			.increment(count);
+	}
+}

@@ -1,0 +1,64 @@
+package dev.jobqueue.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.core.annotation.AliasFor;
+
+import dev.jobqueue.runtime.RuntimeSettings;
+
+/**
+ * Marks a bean method as the handler of one job kind. The method's one non-{@link dev.jobqueue.JobContext}
+ * parameter is the payload: the job's JSON is bound to its declared type (records and generic types
+ * welcome). A {@code JobContext} parameter is optional. What the method returns is stored as the job's
+ * result, in JSON; a thrown exception fails the attempt, to be retried by the handler's policy.
+ *
+ * <pre>{@code
+ * @JobHandler(kind = "send-welcome-email", queue = "mail", maxAttempts = 5, initialBackoff = "10s")
+ * void sendWelcomeEmail(WelcomeEmail email, JobContext context) { … }
+ * }</pre>
+ *
+ * Handlers are discovered once every singleton exists; a method without a payload parameter, with two,
+ * or declaring a kind another handler declares fails the startup, naming bean and method.
+ * Retry attributes left at their defaults take {@code jobqueue.retry.*}.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface JobHandler {
+
+	/** Alias for {@link #kind()}. */
+	@AliasFor("kind")
+	String value() default "";
+
+	/** The job kind this method handles, as given to {@code JobQueue.enqueue}. Required. */
+	@AliasFor("value")
+	String kind() default "";
+
+	/** The queue jobs of this kind go to unless the enqueue names another. */
+	String queue() default RuntimeSettings.DEFAULT_QUEUE;
+
+	/** Executions before a job is dead; zero or less takes {@code jobqueue.retry.max-attempts}. */
+	int maxAttempts() default 0;
+
+	/** Wait after the first failure, such as {@code 500ms} or {@code 10s}; empty takes the configured one. */
+	String initialBackoff() default "";
+
+	/** Longest wait between two attempts, such as {@code 1h}; empty takes the configured one. */
+	String maxBackoff() default "";
+
+	/** Growth of the wait per failed attempt (1.0 or more); zero or less takes the configured one. */
+	double multiplier() default 0;
+
+	/** Fraction of each wait taken off at random, in [0, 1); negative takes the configured one. */
+	double jitter() default -1;
+
+	/**
+	 * Whether the method's database work and the job's completion commit in one transaction on the queue's
+	 * {@code DataSource}: a handler that only writes to that database then takes effect exactly once.
+	 */
+	boolean transactional() default false;
+}

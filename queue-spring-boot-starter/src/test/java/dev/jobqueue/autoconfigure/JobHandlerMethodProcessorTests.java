@@ -1,0 +1,186 @@
+package dev.jobqueue.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.mock;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import dev.jobqueue.JobContext;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.spring.JobHandler;
+
+class JobHandlerMethodProcessorTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(JobQueueAutoConfiguration.class))
+		.withUserConfiguration(StubStoreConfiguration.class)
+		.withPropertyValues("jobqueue.initialize-schema=never", "jobqueue.worker.enabled=false");
+
+	@Test
+	void aHandlerMethodIsRegisteredWithItsGenericPayloadTypeQueueAndRetryPolicy() {
+		runner.withUserConfiguration(MailHandlers.class).run(context -> {
+			JobHandlerDefinition mail = definition(context.getBean(HandlerRegistry.class), "send-mail");
+			assertThat(mail.queue()).isEqualTo("mail");
+			assertThat(mail.payloadType().getTypeName()).isEqualTo("java.util.List<" + Mail.class.getName() + ">");
+			assertThat(mail.transactional()).isTrue();
+			assertThat(mail.retryPolicy()).isEqualTo(new RetryPolicy(5, Duration.ofMillis(500), Duration.ofHours(1),
+					3.0, 0.2));
+			assertThat(mail.description()).isEqualTo("bean 'mailHandlers' method "
+					+ MailHandlers.class.getName() + ".send(List, JobContext)");
+		});
+	}
+
+	@Test
+	void aHandlerWithoutRetryAttributesTakesTheConfiguredPolicyAndTheDefaultQueue() {
+		runner.withUserConfiguration(MailHandlers.class).run(context -> {
+			JobHandlerDefinition report = definition(context.getBean(HandlerRegistry.class), "report");
+			assertThat(report.queue()).isEqualTo("default");
+			assertThat(report.retryPolicy()).isNull();
+			assertThat(report.transactional()).isFalse();
+		});
+	}
+
+	@Test
+	void theMethodIsCalledWithPayloadAndContextAndItsReturnValueIsTheResult() {
+		runner.withUserConfiguration(MailHandlers.class).run(context -> {
+			JobContext jobContext = mock(JobContext.class);
+			Object result = definition(context.getBean(HandlerRegistry.class), "send-mail").function()
+				.handle(List.of(new Mail("ada@example.com"), new Mail("alan@example.com")), jobContext);
+			assertThat(result).isEqualTo("sent 2");
+			assertThat(definition(context.getBean(HandlerRegistry.class), "report").function()
+				.handle(new Mail("x"), jobContext)).isNull();
+		});
+	}
+
+	@Test
+	void anExceptionFromTheMethodIsThrownAsItIsNotWrapped() {
+		runner.withUserConfiguration(FailingHandlers.class).run(context -> {
+			JobHandlerDefinition failing = definition(context.getBean(HandlerRegistry.class), "fail");
+			assertThatThrownBy(() -> failing.function().handle(new Mail("x"), null))
+				.isInstanceOf(IOException.class)
+				.hasMessage("mail server said no");
+		});
+	}
+
+	@Test
+	void aDuplicateKindFailsTheStartupNamingBothMethods() {
+		runner.withUserConfiguration(MailHandlers.class, DuplicateHandlers.class).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("Duplicate job kind 'send-mail'")
+				.hasMessageContaining("bean 'mailHandlers' method " + MailHandlers.class.getName() + ".send(List, JobContext)")
+				.hasMessageContaining("bean 'duplicateHandlers' method " + DuplicateHandlers.class.getName()
+						+ ".sendAgain(Mail)");
+		});
+	}
+
+	@Test
+	void twoPayloadParametersFailTheStartupNamingBeanAndMethod() {
+		assertStartupFails(TwoPayloads.class, "@JobHandler bean 'twoPayloads' method " + TwoPayloads.class.getName()
+				+ ".handle(Mail, String) has two payload parameters (Mail and String)");
+	}
+
+	@Test
+	void noPayloadParameterFailsTheStartup() {
+		assertStartupFails(NoPayload.class, "@JobHandler bean 'noPayload' method " + NoPayload.class.getName()
+				+ ".handle(JobContext) has no payload parameter");
+	}
+
+	@Test
+	void aMissingKindFailsTheStartup() {
+		assertStartupFails(NoKind.class, "method " + NoKind.class.getName() + ".handle(Mail) names no kind");
+	}
+
+	@Test
+	void anInvalidRetryAttributeFailsTheStartup() {
+		assertStartupFails(BadBackoff.class, "method " + BadBackoff.class.getName()
+				+ ".handle(Mail) has an invalid retry setting");
+	}
+
+	private void assertStartupFails(Class<?> handlers, String message) {
+		runner.withUserConfiguration(handlers).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining(message);
+		});
+	}
+
+	private static JobHandlerDefinition definition(HandlerRegistry registry, String kind) {
+		return registry.handlerFor(kind).orElseThrow();
+	}
+
+	record Mail(String to) {
+	}
+
+	@Configuration(value = "mailHandlers", proxyBeanMethods = false)
+	static class MailHandlers {
+
+		@JobHandler(kind = "send-mail", queue = "mail", maxAttempts = 5, initialBackoff = "500ms", multiplier = 3,
+				transactional = true)
+		String send(List<Mail> mails, JobContext context) {
+			return "sent " + mails.size();
+		}
+
+		@JobHandler("report")
+		void report(Mail mail) {
+		}
+	}
+
+	@Configuration(value = "duplicateHandlers", proxyBeanMethods = false)
+	static class DuplicateHandlers {
+
+		@JobHandler("send-mail")
+		void sendAgain(Mail mail) {
+		}
+	}
+
+	@Configuration(value = "failingHandlers", proxyBeanMethods = false)
+	static class FailingHandlers {
+
+		@JobHandler("fail")
+		void fail(Mail mail) throws IOException {
+			throw new IOException("mail server said no");
+		}
+	}
+
+	@Configuration(value = "twoPayloads", proxyBeanMethods = false)
+	static class TwoPayloads {
+
+		@JobHandler("two")
+		void handle(Mail mail, String extra) {
+		}
+	}
+
+	@Configuration(value = "noPayload", proxyBeanMethods = false)
+	static class NoPayload {
+
+		@JobHandler("none")
+		void handle(JobContext context) {
+		}
+	}
+
+	@Configuration(value = "noKind", proxyBeanMethods = false)
+	static class NoKind {
+
+		@JobHandler
+		void handle(Mail mail) {
+		}
+	}
+
+	@Configuration(value = "badBackoff", proxyBeanMethods = false)
+	static class BadBackoff {
+
+		@JobHandler(kind = "bad", jitter = 1.5)
+		void handle(Mail mail) {
+		}
+	}
+
+}

@@ -1,0 +1,113 @@
+package dev.jobqueue.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.JobListener.Outcome;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+
+class JobQueueMetricsTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final ClaimedJob job = new ClaimedJob(7, "mail", "send-mail", "{}", 1, 3, 5, new Lease(7, 1),
+			Instant.parse("2025-01-01T00:00:00Z"), Instant.parse("2025-01-01T00:00:02Z"));
+
+	@Test
+	void theListenerCountsAndTimesByQueueKindAndOutcome() {
+		MicrometerJobListener listener = new MicrometerJobListener(registry);
+
+		listener.onEnqueued("mail", "send-mail");
+		listener.onStarted(job, Duration.ofSeconds(2));
+		listener.onFinished(job, Outcome.RETRIED, Duration.ofMillis(30));
+		listener.onFinished(job, Outcome.LEASE_LOST, Duration.ofMillis(40));
+		listener.onReaped(3);
+
+		assertThat(registry.get("jobqueue.jobs.enqueued").tags("queue", "mail", "kind", "send-mail").counter().count())
+			.isOne();
+		assertThat(registry.get("jobqueue.jobs.completed").tags("queue", "mail", "kind", "send-mail", "outcome", "retried")
+			.counter()
+			.count()).isOne();
+		assertThat(registry.get("jobqueue.jobs.completed").tags("outcome", "lease_lost").counter().count()).isOne();
+		assertThat(registry.get("jobqueue.jobs.wait").tags("queue", "mail", "kind", "send-mail").timer()
+			.totalTime(TimeUnit.SECONDS)).isEqualTo(2.0);
+		assertThat(registry.get("jobqueue.jobs.execution").tags("queue", "mail", "kind", "send-mail").timer().count())
+			.isEqualTo(2);
+		assertThat(registry.get("jobqueue.jobs.reaped").counter().count()).isEqualTo(3);
+	}
+
+	@Test
+	void gaugesReadCachedCountsAndQueryTheStoreAtMostOncePerRefreshPeriod() {
+		JobStore store = mock(JobStore.class);
+		given(store.countByQueueAndState()).willReturn(counts("default", JobState.ready, 4L),
+				counts("default", JobState.ready, 9L));
+		AtomicLong nanos = new AtomicLong();
+		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
+		gauges.bindTo(registry);
+
+		for (int scrape = 0; scrape < 10; scrape++) {
+			assertThat(readyGauge("default")).isEqualTo(4.0);
+		}
+		verify(store, times(1)).countByQueueAndState();
+
+		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+		assertThat(readyGauge("default")).isEqualTo(9.0);
+		verify(store, times(2)).countByQueueAndState();
+	}
+
+	@Test
+	void aQueueFirstSeenInAnEnqueueGetsItsGauges() {
+		JobStore store = mock(JobStore.class);
+		given(store.countByQueueAndState()).willReturn(counts("reports", JobState.ready, 2L));
+		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), () -> 0L);
+		gauges.bindTo(registry);
+		assertThat(registry.find("jobqueue.jobs").tag("queue", "mail").gauges()).isEmpty();
+
+		gauges.onEnqueued("mail", "send-mail");
+
+		assertThat(registry.find("jobqueue.jobs").tag("queue", "mail").gauges()).hasSize(JobState.values().length);
+		assertThat(readyGauge("reports")).as("a queue found in the database at startup").isEqualTo(2.0);
+	}
+
+	@Test
+	void aFailingCountKeepsTheLastValuesAndNeverFailsAScrape() {
+		JobStore store = mock(JobStore.class);
+		given(store.countByQueueAndState()).willReturn(counts("default", JobState.ready, 4L))
+			.willThrow(new IllegalStateException("database down"));
+		AtomicLong nanos = new AtomicLong();
+		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
+		gauges.bindTo(registry);
+
+		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+
+		assertThat(readyGauge("default")).isEqualTo(4.0);
+	}
+
+	private double readyGauge(String queue) {
+		return registry.get("jobqueue.jobs").tags("queue", queue, "state", "ready").gauge().value();
+	}
+
+	private static Map<String, Map<JobState, Long>> counts(String queue, JobState state, long count) {
+		Map<JobState, Long> byState = new EnumMap<>(JobState.class);
+		byState.put(state, count);
+		return Map.of(queue, byState);
+	}
+}

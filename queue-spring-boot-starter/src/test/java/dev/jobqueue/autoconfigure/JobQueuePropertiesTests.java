@@ -1,0 +1,118 @@
+package dev.jobqueue.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.RuntimeSettings;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class JobQueuePropertiesTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withUserConfiguration(PropertiesConfiguration.class);
+
+	@Test
+	void anEmptyEnvironmentBindsToTheDocumentedDefaultsWhichAreTheCoresDefaults() {
+		runner.run(context -> {
+			JobQueueProperties properties = context.getBean(JobQueueProperties.class);
+			assertThat(properties.isEnabled()).isTrue();
+			assertThat(properties.getDialect()).isNull();
+			assertThat(properties.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
+			assertThat(properties.getWorker().isEnabled()).isTrue();
+			assertThat(properties.getQueues()).containsOnlyKeys("default");
+			assertThat(properties.getQueues().get("default").getConcurrency()).isEqualTo(8);
+			assertThat(properties.getPollInterval()).isEqualTo(Duration.ofSeconds(1));
+			assertThat(properties.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(properties.getReaperInterval()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(properties.getPruneInterval()).isEqualTo(Duration.ofMinutes(1));
+			assertThat(properties.getRetention().getSucceeded()).isEqualTo(Duration.ofDays(1));
+			assertThat(properties.getRetention().getDead()).isEqualTo(Duration.ofDays(14));
+			assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getRetry().getMaxAttempts()).isEqualTo(20);
+			assertThat(properties.getRetry().getInitialBackoff()).isEqualTo(Duration.ofSeconds(1));
+			assertThat(properties.getRetry().getMaxBackoff()).isEqualTo(Duration.ofHours(1));
+			assertThat(properties.getRetry().getMultiplier()).isEqualTo(2.0);
+			assertThat(properties.getRetry().getJitter()).isEqualTo(0.2);
+			assertThat(properties.getMaxPayloadLength()).isEqualTo(1024 * 1024);
+			assertThat(properties.getMaxErrorLength()).isEqualTo(16 * 1024);
+			// One source of truth: the values above are the core's own defaults.
+			assertThat(properties.toRuntimeSettings()).isEqualTo(RuntimeSettings.defaults());
+			assertThat(properties.getRetry().toRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
+			assertThat(properties.getMaxPayloadLength()).isEqualTo(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH);
+		});
+	}
+
+	@Test
+	void aConfiguredQueueIsAddedBesideTheDefaultOne() {
+		runner.withPropertyValues("jobqueue.queues.mail.concurrency=2", "jobqueue.queues.default.concurrency=3")
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().queues())
+				.isEqualTo(Map.of("default", 3, "mail", 2)));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			jobqueue.queues.mail.concurrency=0    | jobqueue.queues.mail.concurrency must be at least 1, was 0
+			jobqueue.heartbeat-interval=30s       | jobqueue.heartbeat-interval (PT30S) must be shorter than jobqueue.lease-duration (PT30S)
+			jobqueue.poll-interval=0s             | jobqueue.poll-interval must be a positive duration, was PT0S
+			jobqueue.lease-duration=-1s           | jobqueue.lease-duration must be a positive duration, was PT-1S
+			jobqueue.retention.dead=-1d           | jobqueue.retention.dead must not be negative, was PT-24H
+			jobqueue.shutdown-timeout=-1s         | jobqueue.shutdown-timeout must not be negative, was PT-1S
+			jobqueue.retry.max-attempts=0         | jobqueue.retry.max-attempts must be at least 1, was 0
+			jobqueue.retry.initial-backoff=0ms    | jobqueue.retry.initial-backoff must be a positive duration, was PT0S
+			jobqueue.retry.max-backoff=100ms      | jobqueue.retry.max-backoff (PT0.1S) must not be shorter than jobqueue.retry.initial-backoff (PT1S)
+			jobqueue.retry.multiplier=0.5         | jobqueue.retry.multiplier must be at least 1.0, was 0.5
+			jobqueue.retry.jitter=1.0             | jobqueue.retry.jitter must be at least 0 and below 1, was 1.0
+			jobqueue.max-payload-length=0         | jobqueue.max-payload-length must be at least 1, was 0
+			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
+			""")
+	void anInvalidValueFailsTheStartupNamingTheProperty(String property, String message) {
+		runner.withPropertyValues(property).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
+		});
+	}
+
+	@Test
+	void everyPropertyCarriesADescriptionAndEveryScalarADefaultInTheGeneratedMetadata() throws Exception {
+		JsonNode metadata;
+		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			metadata = JsonMapper.builder().build().readTree(json);
+		}
+		List<String> names = metadata.get("properties").valueStream().map(p -> p.get("name").asString()).toList();
+		assertThat(names).containsExactlyInAnyOrder("jobqueue.enabled", "jobqueue.dialect",
+				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.poll-interval",
+				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
+				"jobqueue.prune-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
+				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
+				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
+				"jobqueue.max-payload-length", "jobqueue.max-error-length");
+		metadata.get("properties").valueStream().forEach(property -> {
+			String name = property.get("name").asString();
+			assertThat(property.has("description")).as("description of %s", name).isTrue();
+			if (!name.equals("jobqueue.dialect") && !name.equals("jobqueue.queues")) {
+				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
+			}
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(JobQueueProperties.class)
+	static class PropertiesConfiguration {
+	}
+}

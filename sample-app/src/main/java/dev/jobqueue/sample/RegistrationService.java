@@ -1,0 +1,44 @@
+package dev.jobqueue.sample;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.sample.RegistrationController.NewUser;
+
+@Service
+class RegistrationService {
+
+	private final JdbcClient jdbc;
+
+	private final JobQueue jobs;
+
+	RegistrationService(JdbcClient jdbc, JobQueue jobs) {
+		this.jdbc = jdbc;
+		this.jobs = jobs;
+	}
+
+	/**
+	 * One transaction: the user and both jobs are committed together, or none of them is. No welcome email
+	 * for a registration that failed, and no registration without its email.
+	 */
+	@Transactional
+	Registration register(NewUser user) {
+		String id = UUID.randomUUID().toString();
+		jdbc.sql("INSERT INTO app_user (id, email, name) VALUES (:id, :email, :name)")
+			.param("id", id)
+			.param("email", user.email())
+			.param("name", user.name())
+			.update();
+		long welcome = jobs.enqueue("send-welcome-email", new WelcomeEmail(user.email(), user.name()));
+		// The report is not urgent: it waits ten seconds, and makes way for any more important job.
+		long report = jobs.enqueue("signup-report", new SignupReport(id),
+				EnqueueOptions.defaults().delay(Duration.ofSeconds(10)).priority(8));
+		return new Registration(id, welcome, report);
+	}
+}

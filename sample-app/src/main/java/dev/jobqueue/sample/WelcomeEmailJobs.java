@@ -1,0 +1,35 @@
+package dev.jobqueue.sample;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+import dev.jobqueue.JobContext;
+import dev.jobqueue.spring.JobHandler;
+
+@Component
+class WelcomeEmailJobs {
+
+	private static final Logger log = LoggerFactory.getLogger(WelcomeEmailJobs.class);
+
+	private final double failureRate;
+
+	WelcomeEmailJobs(@Value("${sample.mail.failure-rate:0.33}") double failureRate) {
+		this.failureRate = failureRate;
+	}
+
+	/**
+	 * "Sends" the email. The mail server here is flaky on purpose: a third of the attempts fail, and the
+	 * queue tries again after about 2 s, 4 s, 8 s… up to five attempts.
+	 */
+	@JobHandler(kind = "send-welcome-email", maxAttempts = 5, initialBackoff = "2s")
+	void send(WelcomeEmail email, JobContext context) {
+		if (ThreadLocalRandom.current().nextDouble() < failureRate) {
+			throw new IllegalStateException("mail server busy, try again later");
+		}
+		log.info("Sent welcome email to {} (job {}, attempt {})", email.to(), context.jobId(), context.attempt());
+	}
+}
