@@ -1,0 +1,32 @@
+package dev.jobqueue.faults.app;
+
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * The worker the fault tests start as separate JVMs: a plain Spring Boot application with the starter and
+ * the {@link ProbeJobs probe} handlers. Its connections carry {@code fault-worker-<pid>} as their
+ * application name, so that the audit trigger records which process wrote each change of a job.
+ */
+@SpringBootApplication
+public class FaultWorkerApplication {
+
+	public static void main(String[] args) throws InterruptedException {
+		SpringApplication application = new SpringApplication(FaultWorkerApplication.class);
+		application.setDefaultProperties(Map.of("spring.datasource.hikari.data-source-properties.ApplicationName",
+				applicationName(ProcessHandle.current().pid())));
+		application.run(args);
+		System.out.println("fault worker " + ProcessHandle.current().pid() + " started");
+		// The queue's threads are daemons; this one keeps the JVM up until it is killed or told to stop
+		// (SIGTERM runs Spring's shutdown hook, which stops the workers gracefully).
+		new CountDownLatch(1).await();
+	}
+
+	/** The application name of the worker with process id {@code pid}'s connections. */
+	public static String applicationName(long pid) {
+		return "fault-worker-" + pid;
+	}
+}
