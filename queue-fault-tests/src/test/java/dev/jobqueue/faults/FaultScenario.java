@@ -46,7 +46,9 @@ abstract class FaultScenario {
 
 	@AfterAll
 	static void closeDatabase() {
-		database.close();
+		if (database != null) {
+			database.close();
+		}
 	}
 
 	@BeforeEach
