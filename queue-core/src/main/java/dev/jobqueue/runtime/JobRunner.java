@@ -38,6 +38,8 @@ final class JobRunner {
 
 	private final InFlightJobs inFlight;
 
+	private final OutcomeWriter outcomes;
+
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight) {
 		this.store = store;
@@ -47,6 +49,7 @@ final class JobRunner {
 		this.listener = listener;
 		this.transactions = transactions;
 		this.inFlight = inFlight;
+		this.outcomes = new OutcomeWriter(settings.lease());
 	}
 
 	/** Registers the job as in flight; call on the poller's thread, before handing the job over. */
@@ -64,8 +67,8 @@ final class JobRunner {
 			listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
 		}
 		catch (RuntimeException ex) {
-			// The database refused the outcome write. The lease is left to expire, and the reaper hands
-			// the job out again: at-least-once, never lost.
+			// The database refused the outcome write, or stayed out of reach for as long as the lease lasts.
+			// The lease is left to expire, and the reaper hands the job out again: at-least-once, never lost.
 			log.error("Could not record the outcome of job {} ({}); it will run again once its lease expires",
 					job.id(), job.kind(), ex);
 		}
@@ -105,7 +108,7 @@ final class JobRunner {
 			return fail(job, handler, ex);
 		}
 		execution.finishing();
-		return store.complete(job.lease(), result) ? Outcome.SUCCEEDED : leaseLost(job);
+		return outcomes.write(job, () -> store.complete(job.lease(), result)) ? Outcome.SUCCEEDED : leaseLost(job);
 	}
 
 	/**
@@ -155,14 +158,15 @@ final class JobRunner {
 		if (isNonRetryable(error) || job.isLastAttempt()) {
 			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
 					job.maxAttempts(), error.toString());
-			return store.fail(job.lease(), text) ? Outcome.DEAD : leaseLost(job);
+			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : leaseLost(job);
 		}
 		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
 				: settings.retryPolicy();
 		Duration backoff = policy.backoffAfter(job.attempt());
 		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
 				job.maxAttempts(), backoff, error.toString());
-		return store.retryLater(job.lease(), backoff, text) ? Outcome.RETRIED : leaseLost(job);
+		return outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text)) ? Outcome.RETRIED
+				: leaseLost(job);
 	}
 
 	private static boolean isNonRetryable(Throwable error) {

@@ -1,0 +1,86 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+
+import dev.jobqueue.store.ClaimedJob;
+
+/**
+ * Writes the outcome of an execution (succeeded, retry, dead), trying again while the database cannot be
+ * reached: a job whose work is done should not run again because its completion met a cut connection.
+ * Retrying is safe because every outcome write is fenced by the lease: a try that changes nothing says the
+ * lease was lost or an earlier try committed before its connection broke, never that a second outcome was
+ * written. It gives up once the lease would have run out since the first failure, for the reaper hands
+ * the job out again by then anyway; what it gives up with is thrown, as before.
+ */
+final class OutcomeWriter {
+
+	private static final Logger log = LoggerFactory.getLogger(OutcomeWriter.class);
+
+	private final Duration patience;
+
+	private final Duration firstPause;
+
+	private final Duration maxPause;
+
+	OutcomeWriter(Duration lease) {
+		this(lease, Duration.ofMillis(100), Duration.ofSeconds(2));
+	}
+
+	OutcomeWriter(Duration patience, Duration firstPause, Duration maxPause) {
+		this.patience = patience;
+		this.firstPause = firstPause;
+		this.maxPause = maxPause;
+	}
+
+	/** Runs {@code write} until it returns, retrying connection failures; returns what it returned. */
+	boolean write(ClaimedJob job, BooleanSupplier write) {
+		long deadline = System.nanoTime() + patience.toNanos();
+		Duration pause = firstPause;
+		boolean retried = false;
+		while (true) {
+			try {
+				boolean written = write.getAsBoolean();
+				if (retried) {
+					log.info("Outcome of job {} ({}) attempt {} {} after the database came back", job.id(), job.kind(),
+							job.attempt(), written ? "written" : "changed nothing (an earlier try may have committed)");
+				}
+				return written;
+			}
+			catch (DataAccessException ex) {
+				if (!isConnectionFailure(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
+					throw ex;
+				}
+				log.warn("Could not write the outcome of job {} ({}) attempt {}; trying again in {}: {}", job.id(),
+						job.kind(), job.attempt(), pause, ex.getMostSpecificCause().toString());
+				pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
+				retried = true;
+			}
+		}
+	}
+
+	/** Failures that say nothing about the write itself: no connection, a broken one, a transient refusal. */
+	private static boolean isConnectionFailure(DataAccessException ex) {
+		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException
+				|| ex instanceof RecoverableDataAccessException;
+	}
+
+	/** False when interrupted (the runtime is stopping): then the outcome is left to the lease. */
+	private static boolean sleep(Duration pause) {
+		try {
+			Thread.sleep(pause.toMillis());
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package dev.jobqueue.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Lease;
+
+class OutcomeWriterTest {
+
+	private static final ClaimedJob JOB = new ClaimedJob(7, "default", "work", "{}", 1, 3, 5, new Lease(7, 1),
+			Instant.EPOCH, Instant.EPOCH);
+
+	private final OutcomeWriter writer = new OutcomeWriter(Duration.ofSeconds(2), Duration.ofMillis(10),
+			Duration.ofMillis(40));
+
+	private final AtomicInteger tries = new AtomicInteger();
+
+	@Test
+	void aWriteThatMeetsAConnectionFailureIsTriedAgainUntilTheDatabaseAnswers() {
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() <= 3) {
+				throw new CannotGetJdbcConnectionException("Connection refused");
+			}
+			return true;
+		});
+
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(4);
+	}
+
+	@Test
+	void aFencedWriteThatChangesNothingAfterARetryIsReportedAsNotWritten() {
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw new DataAccessResourceFailureException("I/O error: connection reset");
+			}
+			return false;
+		});
+
+		assertThat(written).isFalse();
+		assertThat(tries).hasValue(2);
+	}
+
+	@Test
+	void anErrorOfTheWriteItselfIsNotRetried() {
+		assertThatExceptionOfType(DataIntegrityViolationException.class).isThrownBy(() -> writer.write(JOB, () -> {
+			tries.incrementAndGet();
+			throw new DataIntegrityViolationException("invalid byte sequence");
+		}));
+		assertThat(tries).hasValue(1);
+	}
+
+	@Test
+	void itGivesUpOnceItsPatienceIsSpent() {
+		OutcomeWriter impatient = new OutcomeWriter(Duration.ofMillis(200), Duration.ofMillis(10),
+				Duration.ofMillis(40));
+		long start = System.nanoTime();
+
+		assertThatExceptionOfType(CannotGetJdbcConnectionException.class).isThrownBy(() -> impatient.write(JOB, () -> {
+			tries.incrementAndGet();
+			throw new CannotGetJdbcConnectionException("Connection refused");
+		}));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+		assertThat(tries.get()).isBetween(3, 8);
+	}
+
+	@Test
+	void anInterruptStopsTheRetriesAndIsKept() {
+		Thread.currentThread().interrupt();
+		try {
+			assertThatExceptionOfType(CannotGetJdbcConnectionException.class).isThrownBy(() -> writer.write(JOB, () -> {
+				tries.incrementAndGet();
+				throw new CannotGetJdbcConnectionException("Connection refused");
+			}));
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+			assertThat(tries).hasValue(1);
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+}
