@@ -3,6 +3,8 @@ package dev.jobqueue;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.jobqueue.runtime.QueueNames;
+
 /**
  * How one job is enqueued. Immutable: every {@code with…} method returns a copy, and checks its
  * argument at once, naming the option it rejects.
@@ -51,9 +53,13 @@ public final class EnqueueOptions {
 		return DEFAULTS;
 	}
 
-	/** The queue to run on; by default the one the kind's handler declares, else {@code default}. */
+	/**
+	 * The queue to run on; by default the one the kind's handler declares, else {@code default}. A name is
+	 * 1 to 100 letters, digits, {@code _}, {@code .} or {@code -} ({@link QueueNames}).
+	 */
 	public EnqueueOptions queue(String queue) {
-		return new EnqueueOptions(Validate.notBlank(queue, "queue"), priority, runAt, delay, maxAttempts, uniqueKey);
+		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
+				uniqueKey);
 	}
 
 	/** 0 (runs first) to 9 (runs last); 5 by default. */

@@ -16,4 +16,8 @@ import dev.jobqueue.RetryPolicy;
  */
 public record JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
 		boolean transactional, JobHandlerFunction<Object> function, String description) {
+
+	public JobHandlerDefinition {
+		QueueNames.requireValid(queue, "queue of " + description);
+	}
 }

@@ -30,6 +30,7 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 
 	public RuntimeSettings {
 		queues = Map.copyOf(queues);
+		queues.keySet().forEach(name -> QueueNames.requireValid(name, "queue name"));
 		queues.forEach((name, concurrency) -> require(concurrency >= 1,
 				"queues." + name + ".concurrency must be at least 1, was " + concurrency));
 		require(!heartbeatInterval.isNegative() && heartbeatInterval.compareTo(lease) < 0,

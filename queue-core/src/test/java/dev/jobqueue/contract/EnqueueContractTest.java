@@ -150,6 +150,9 @@ public abstract class EnqueueContractTest {
 			.withMessageStartingWith("delay");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().queue(""))
 			.withMessageStartingWith("queue");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueOptions.defaults().queue("mail'; DROP TABLE jobqueue_job; --"))
+			.withMessage("queue must match [A-Za-z0-9_.-]{1,100}, was 'mail'; DROP TABLE jobqueue_job; --'");
 	}
 
 	/** A payload whose only property cannot be read. */

@@ -1,8 +1,13 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 
 import org.springframework.validation.Errors;
+
+import dev.jobqueue.runtime.QueueNames;
+import dev.jobqueue.store.JobStores;
 
 /**
  * Checks {@link JobQueueProperties} as they are bound, so that a bad value fails the startup with the
@@ -15,8 +20,8 @@ final class JobQueuePropertiesValidator {
 	}
 
 	static void validate(JobQueueProperties properties, Errors errors) {
-		properties.getQueues().forEach((name, queue) -> atLeast(errors, "queues[" + name + "].concurrency",
-				"queues." + name + ".concurrency", queue.getConcurrency(), 1));
+		validateDialect(properties.getDialect(), errors);
+		properties.getQueues().forEach((name, queue) -> validateQueue(name, queue, errors));
 		positive(errors, "pollInterval", "poll-interval", properties.getPollInterval());
 		positive(errors, "leaseDuration", "lease-duration", properties.getLeaseDuration());
 		positive(errors, "heartbeatInterval", "heartbeat-interval", properties.getHeartbeatInterval());
@@ -29,6 +34,26 @@ final class JobQueuePropertiesValidator {
 		atLeast(errors, "maxErrorLength", "max-error-length", properties.getMaxErrorLength(), 256);
 		heartbeatShorterThanLease(properties, errors);
 		validateRetry(properties.getRetry(), errors);
+	}
+
+	/** The dialect picks the store and its schema location: only a supported name gets that far. */
+	private static void validateDialect(String dialect, Errors errors) {
+		List<String> supported = List.of(JobStores.SUPPORTED.split("[,\\s]+"));
+		if (dialect != null && !supported.contains(dialect.toLowerCase(Locale.ROOT))) {
+			reject(errors, "dialect", "dialect", "must be one of " + supported + ", was '" + dialect + "'");
+		}
+	}
+
+	/**
+	 * A queue's name reaches SQL (as a bound value), logs, metric tags and thread names; an unsafe one is
+	 * refused here, before any connection is opened.
+	 */
+	private static void validateQueue(String name, JobQueueProperties.Queue queue, Errors errors) {
+		if (!QueueNames.isValid(name)) {
+			errors.reject("invalid", "jobqueue.queues." + name + " names a queue that " + QueueNames.problem(name));
+			return;
+		}
+		atLeast(errors, "queues[" + name + "].concurrency", "queues." + name + ".concurrency", queue.getConcurrency(), 1);
 	}
 
 	private static void validateRetry(JobQueueProperties.Retry retry, Errors errors) {

@@ -74,8 +74,9 @@ class JobQueueAutoConfigurationTests {
 	void anUnsupportedDialectFailsTheStartupNamingTheProperty() {
 		runner.withUserConfiguration(StubDataSourceConfiguration.class)
 			.withPropertyValues("jobqueue.dialect=oracle")
-			.run(context -> assertThat(context).getFailure()
-				.hasMessageContaining("Invalid jobqueue.dialect: jobqueue does not support the database 'oracle'"));
+			.run(context -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("jobqueue.dialect must be one of [postgresql")
+				.hasMessageContaining("was 'oracle'"));
 	}
 
 	@Test
