@@ -78,7 +78,8 @@ class PostgresHostilePayloadFaultTest extends FaultScenario {
 
 	private static Map<String, String> hostileRows() throws IOException {
 		Map<String, String> rows = new LinkedHashMap<>();
-		rows.put("probe class-property", "{\"@class\": \"" + CANARY + "\", \"note\": \"x\"}");
+		rows.put("probe class-property", "{\"@class\": \"" + CANARY + "\", \"sleepMillis\": 0, \"failTimes\": 0, "
+				+ "\"halt\": false, \"ignoreInterrupt\": false, \"errorChars\": 0, \"nulInError\": false, \"record\": false}");
 		rows.put("probe wrapper-array", "[\"" + CANARY + "\", {\"note\": \"x\"}]");
 		rows.put("probe nested-type", "{\"sleepMillis\": {\"@type\": \"" + CANARY + "\"}}");
 		rows.put("probe serialized", "\"" + Base64.getEncoder().encodeToString(javaSerializedCanary()) + "\"");
