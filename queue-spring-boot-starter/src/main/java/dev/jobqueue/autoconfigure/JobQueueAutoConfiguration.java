@@ -72,8 +72,10 @@ public final class JobQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HandlerRegistry jobHandlerRegistry() {
-		return new HandlerRegistry();
+	HandlerRegistry jobHandlerRegistry(JobQueueProperties properties) {
+		HandlerRegistry registry = new HandlerRegistry();
+		properties.getExternalKinds().forEach(registry::declareExternal);
+		return registry;
 	}
 
 	@Bean
