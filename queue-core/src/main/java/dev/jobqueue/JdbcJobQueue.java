@@ -94,6 +94,9 @@ public final class JdbcJobQueue implements JobQueue {
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options) {
 		Validate.notBlank(kind, "kind");
 		Validate.isTrue(options != null, "options", "must not be null");
+		Validate.isTrue(handlers.accepts(kind), "kind", "'" + kind + "' is unknown: no handler here serves it (kinds: "
+				+ String.join(", ", handlers.acceptedKinds())
+				+ "); declare kinds that other applications handle as external kinds");
 		Optional<JobHandlerDefinition> handler = handlers.handlerFor(kind);
 		String queue = options.queue() != null ? options.queue()
 				: handler.map(JobHandlerDefinition::queue).orElse(RuntimeSettings.DEFAULT_QUEUE);

@@ -18,8 +18,9 @@ public interface JobQueue {
 	/**
 	 * Enqueues a job and returns its id, or the id of the unfinished job that already holds
 	 * {@link EnqueueOptions#uniqueKey(String) the unique key}.
-	 * @throws IllegalArgumentException for a blank kind or a payload that cannot be written as JSON;
-	 * nothing is written then
+	 * @throws IllegalArgumentException for a blank or unknown kind (one that no handler of this application
+	 * serves and that was not declared external), or a payload that cannot be written as JSON or is too
+	 * large; nothing is written then
 	 */
 	long enqueue(String kind, Object payload, EnqueueOptions options);
 

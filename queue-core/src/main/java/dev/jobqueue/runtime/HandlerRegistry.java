@@ -4,13 +4,22 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
-/** Which handler serves which kind. Registering a kind twice fails, naming both declarations. */
+/**
+ * Which handler serves which kind. Registering a kind twice fails, naming both declarations. Kinds that
+ * handlers of other applications serve can be declared external, so that enqueueing them here is not
+ * mistaken for a typo.
+ */
 public final class HandlerRegistry {
 
 	private final Map<String, JobHandlerDefinition> byKind = new LinkedHashMap<>();
+
+	private final Set<String> external = new LinkedHashSet<>();
 
 	public synchronized void register(JobHandlerDefinition definition) {
 		JobHandlerDefinition previous = byKind.putIfAbsent(definition.kind(), definition);
@@ -20,8 +29,28 @@ public final class HandlerRegistry {
 		}
 	}
 
+	/** Declares a kind that another application handles: it may be enqueued here, it never runs here. */
+	public synchronized void declareExternal(String kind) {
+		external.add(kind);
+	}
+
 	public synchronized Optional<JobHandlerDefinition> handlerFor(String kind) {
 		return Optional.ofNullable(byKind.get(kind));
+	}
+
+	/**
+	 * Whether a job of {@code kind} may be enqueued here: a handler serves it, it was declared external,
+	 * or this application has no handlers at all (it only enqueues, for others to run).
+	 */
+	public synchronized boolean accepts(String kind) {
+		return byKind.isEmpty() || byKind.containsKey(kind) || external.contains(kind);
+	}
+
+	/** The kinds that may be enqueued here, sorted, for messages. */
+	public synchronized Set<String> acceptedKinds() {
+		Set<String> kinds = new TreeSet<>(byKind.keySet());
+		kinds.addAll(external);
+		return kinds;
 	}
 
 	public synchronized Collection<JobHandlerDefinition> all() {

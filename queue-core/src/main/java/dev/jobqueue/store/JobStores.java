@@ -12,7 +12,7 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 public final class JobStores {
 
 	/** The databases jobqueue supports, as {@link JobStore#vendor()} names them. */
-	public static final String SUPPORTED = "postgresql";
+	public static final String SUPPORTED = "postgresql, sqlite";
 
 	private JobStores() {
 	}
@@ -23,12 +23,13 @@ public final class JobStores {
 	}
 
 	/**
-	 * The store for a vendor named in configuration ({@code postgresql}); fails naming the supported
+	 * The store for a vendor named in configuration ({@code postgresql}, {@code sqlite}); fails naming the supported
 	 * ones for any other.
 	 */
 	public static JobStore forVendor(String vendor, DataSource dataSource) {
 		return switch (vendor.toLowerCase(Locale.ROOT)) {
 			case "postgresql" -> new PostgresJobStore(dataSource);
+			case "sqlite" -> new SqliteJobStore(dataSource);
 			default -> throw new IllegalStateException(
 					"jobqueue does not support the database '" + vendor + "'; supported: " + SUPPORTED);
 		};

@@ -120,6 +120,30 @@ public abstract class EnqueueContractTest {
 	}
 
 	@Test
+	void anUnknownKindIsRefusedBeforeAnySqlAndTheCallersTransactionGoesOn() {
+		fixture.handle("greet", Greeting.class, (greeting, context) -> null);
+
+		Long kept = fixture.transactions().execute(status -> {
+			assertThatIllegalArgumentException().isThrownBy(() -> fixture.queue().enqueue("gret", new Greeting("Ada", 1)))
+				.withMessage("kind 'gret' is unknown: no handler here serves it (kinds: greet); "
+						+ "declare kinds that other applications handle as external kinds");
+			return fixture.queue().enqueue("greet", new Greeting("Ada", 1));
+		});
+
+		assertThat(fixture.jdbc().sql("SELECT id FROM jobqueue_job").query(Long.class).list()).containsExactly(kept);
+	}
+
+	@Test
+	void aKindDeclaredExternalIsEnqueuedForAnotherApplicationToRun() {
+		fixture.handle("greet", Greeting.class, (greeting, context) -> null);
+		fixture.declareExternal("render-invoice");
+
+		long id = fixture.queue().enqueue("render-invoice", new Greeting("Ada", 1));
+
+		assertThat(fixture.job(id).kind()).isEqualTo("render-invoice");
+	}
+
+	@Test
 	void aCancelledJobIsNeverClaimed() {
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 1));
 

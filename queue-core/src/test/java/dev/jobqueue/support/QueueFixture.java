@@ -85,6 +85,10 @@ public final class QueueFixture implements AutoCloseable {
 				transactional, (JobHandlerFunction<Object>) function, "test handler of " + kind));
 	}
 
+	public void declareExternal(String kind) {
+		handlers.declareExternal(kind);
+	}
+
 	public JobRuntime startRuntime(RuntimeSettings settings, CountingListener listener) {
 		JobRuntime runtime = new JobRuntime(database.store(), handlers, JSON, settings, listener, transactions());
 		runtimes.add(runtime);

@@ -72,8 +72,10 @@ public final class JobQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HandlerRegistry jobHandlerRegistry() {
-		return new HandlerRegistry();
+	HandlerRegistry jobHandlerRegistry(JobQueueProperties properties) {
+		HandlerRegistry registry = new HandlerRegistry();
+		properties.getExternalKinds().forEach(registry::declareExternal);
+		return registry;
 	}
 
 	@Bean
@@ -113,7 +115,8 @@ public final class JobQueueAutoConfiguration {
 				ObjectProvider<PlatformTransactionManager> transactionManagers,
 				ObjectProvider<WakeupSource> wakeupSources,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
-			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
+			DataSource resolved = QueueDataSource.forWorkerTransactions(
+					QueueDataSource.resolve(queueDataSource, dataSource), store);
 			JobRuntime runtime = new JobRuntime(store, handlers, PayloadJson.mapper(jsonMapper),
 					properties.toRuntimeSettings(), JobListeners.of(listeners),
 					HandlerTransactions.on(resolved, transactionManagers));

@@ -1,7 +1,9 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -43,6 +45,12 @@ public class JobQueueProperties implements Validator {
 	 * neither their handler nor the enqueue names a queue.
 	 */
 	private final Map<String, Queue> queues = new LinkedHashMap<>(Map.of(RuntimeSettings.DEFAULT_QUEUE, new Queue()));
+
+	/**
+	 * Job kinds that other applications handle and this one only enqueues. Any other kind that no
+	 * handler here serves is refused at enqueue, as a likely typo.
+	 */
+	private List<String> externalKinds = new ArrayList<>();
 
 	/** How long an idle poller sleeps when nothing wakes it. */
 	private Duration pollInterval = Duration.ofSeconds(1);
@@ -110,6 +118,14 @@ public class JobQueueProperties implements Validator {
 
 	public Map<String, Queue> getQueues() {
 		return queues;
+	}
+
+	public List<String> getExternalKinds() {
+		return externalKinds;
+	}
+
+	public void setExternalKinds(List<String> externalKinds) {
+		this.externalKinds = externalKinds;
 	}
 
 	public Duration getPollInterval() {

@@ -33,6 +33,12 @@ final class JobQueuePropertiesValidator {
 		atLeast(errors, "maxPayloadLength", "max-payload-length", properties.getMaxPayloadLength(), 1);
 		atLeast(errors, "maxErrorLength", "max-error-length", properties.getMaxErrorLength(), 256);
 		heartbeatShorterThanLease(properties, errors);
+		for (int i = 0; i < properties.getExternalKinds().size(); i++) {
+			String kind = properties.getExternalKinds().get(i);
+			if (kind == null || kind.isBlank()) {
+				reject(errors, "externalKinds[" + i + "]", "external-kinds[" + i + "]", "must not be blank");
+			}
+		}
 		validateRetry(properties.getRetry(), errors);
 	}
 

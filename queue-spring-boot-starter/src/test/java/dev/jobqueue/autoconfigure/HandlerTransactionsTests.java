@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.orm.jpa.JpaTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -31,6 +32,23 @@ class HandlerTransactionsTests {
 
 		assertThat(used).isNotSameAs(application).isInstanceOf(JdbcTransactionManager.class);
 		assertThat(((JdbcTransactionManager) used).getDataSource()).isSameAs(queueDataSource);
+	}
+
+	@Test
+	void aJpaTransactionManagerOfTheQueuesDataSourceRunsHandlers() {
+		JpaTransactionManager application = new JpaTransactionManager();
+		application.setDataSource(queueDataSource);
+
+		assertThat(managerOf(HandlerTransactions.on(queueDataSource, providerOf(application)))).isSameAs(application);
+	}
+
+	@Test
+	void aJpaTransactionManagerOfAnotherDataSourceIsNotUsed() {
+		JpaTransactionManager application = new JpaTransactionManager();
+		application.setDataSource(mock(DataSource.class));
+
+		assertThat(managerOf(HandlerTransactions.on(queueDataSource, providerOf(application))))
+			.isInstanceOf(JdbcTransactionManager.class);
 	}
 
 	@Test

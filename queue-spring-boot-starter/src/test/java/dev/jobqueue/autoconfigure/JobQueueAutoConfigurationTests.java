@@ -58,6 +58,14 @@ class JobQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void externalKindsAreAcceptedAtEnqueueBesideTheKindsOfHandlers() {
+		runner.withUserConfiguration(StubStoreConfiguration.class)
+			.withPropertyValues("jobqueue.external-kinds=render-invoice,send-sms")
+			.run(context -> assertThat(context.getBean(HandlerRegistry.class).acceptedKinds())
+				.containsExactly("render-invoice", "send-sms"));
+	}
+
+	@Test
 	void theQueuePublishesNoFlywayBeanThatWouldTurnOffTheApplicationsOwnMigrations() {
 		runner.withUserConfiguration(StubStoreConfiguration.class)
 			.run(context -> assertThat(context).doesNotHaveBean(Flyway.class));

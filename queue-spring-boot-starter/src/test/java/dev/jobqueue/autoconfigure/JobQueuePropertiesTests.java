@@ -36,6 +36,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getWorker().isEnabled()).isTrue();
 			assertThat(properties.getQueues()).containsOnlyKeys("default");
 			assertThat(properties.getQueues().get("default").getConcurrency()).isEqualTo(8);
+			assertThat(properties.getExternalKinds()).isEmpty();
 			assertThat(properties.getPollInterval()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(properties.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
@@ -80,6 +81,7 @@ class JobQueuePropertiesTests {
 			jobqueue.retry.jitter=1.0             | jobqueue.retry.jitter must be at least 0 and below 1, was 1.0
 			jobqueue.max-payload-length=0         | jobqueue.max-payload-length must be at least 1, was 0
 			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
+			jobqueue.external-kinds[0]=           | jobqueue.external-kinds[0] must not be blank
 			""")
 	void anInvalidValueFailsTheStartupNamingTheProperty(String property, String message) {
 		runner.withPropertyValues(property).run(context -> {
@@ -94,9 +96,14 @@ class JobQueuePropertiesTests {
 		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
 			metadata = JsonMapper.builder().build().readTree(json);
 		}
-		List<String> names = metadata.get("properties").valueStream().map(p -> p.get("name").asString()).toList();
+		List<String> names = metadata.get("properties")
+			.valueStream()
+			.map(p -> p.get("name").asString())
+			.filter(name -> name.startsWith("jobqueue."))
+			.toList();
 		assertThat(names).containsExactlyInAnyOrder("jobqueue.enabled", "jobqueue.dialect",
-				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.poll-interval",
+				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.external-kinds",
+				"jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
 				"jobqueue.prune-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
 				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
@@ -104,8 +111,11 @@ class JobQueuePropertiesTests {
 				"jobqueue.max-payload-length", "jobqueue.max-error-length");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
+			if (!names.contains(name)) {
+				return;
+			}
 			assertThat(property.has("description")).as("description of %s", name).isTrue();
-			if (!name.equals("jobqueue.dialect") && !name.equals("jobqueue.queues")) {
+			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.external-kinds").contains(name)) {
 				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
 			}
 		});

@@ -3,6 +3,7 @@ package dev.jobqueue.sample;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -30,11 +31,18 @@ class RegistrationService {
 	@Transactional
 	Registration register(NewUser user) {
 		String id = UUID.randomUUID().toString();
-		jdbc.sql("INSERT INTO app_user (id, email, name) VALUES (:id, :email, :name)")
+		// ON CONFLICT says which constraint refused the row, the same on PostgreSQL and SQLite (whose driver
+		// reports every constraint violation with one error code that Spring cannot tell apart).
+		int inserted = jdbc.sql("""
+				INSERT INTO app_user (id, email, name) VALUES (:id, :email, :name)
+				ON CONFLICT (email) DO NOTHING""")
 			.param("id", id)
 			.param("email", user.email())
 			.param("name", user.name())
 			.update();
+		if (inserted == 0) {
+			throw new DuplicateKeyException("a user with the email " + user.email() + " is already registered");
+		}
 		long welcome = jobs.enqueue("send-welcome-email", new WelcomeEmail(user.email(), user.name()));
 		// The report is not urgent: it waits ten seconds, and makes way for any more important job.
 		long report = jobs.enqueue("signup-report", new SignupReport(id),

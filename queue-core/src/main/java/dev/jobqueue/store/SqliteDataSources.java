@@ -1,0 +1,72 @@
+package dev.jobqueue.store;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+import javax.sql.DataSource;
+
+/**
+ * How the queue uses a SQLite {@code DataSource}, whatever the application configured on it:
+ * <ul>
+ * <li>the database is switched to WAL once, at startup (the mode is stored in the file, so every
+ * process then uses it), so that readers never wait for the writer; a database that cannot be in WAL
+ * mode (in memory, read-only) fails at startup saying so;</li>
+ * <li>every connection the queue takes waits up to {@link #BUSY_TIMEOUT} for the write lock and
+ * commits with {@code synchronous=NORMAL} (see {@link SqliteConnections});</li>
+ * <li>every transaction the queue begins is {@code BEGIN IMMEDIATE}: it takes the write lock at its
+ * start, while waiting can still help (see {@link ImmediateTransactions}).</li>
+ * </ul>
+ * Statements that join a transaction the application began on its own {@code DataSource} (an enqueue
+ * inside {@code @Transactional}) run on the application's connection, with the application's settings.
+ */
+public final class SqliteDataSources {
+
+	/** How long a connection of the queue waits for another one's write lock before SQLite reports busy. */
+	public static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
+
+	private SqliteDataSources() {
+	}
+
+	/**
+	 * The {@code DataSource} the queue's statements and transactions use on {@code dataSource}: the same
+	 * connections, prepared as described above. Transactions bound to either are bound to both, so an
+	 * enqueue joins a transaction the application began on {@code dataSource}. Switches the database to
+	 * WAL, and fails when it cannot be.
+	 */
+	public static DataSource forQueue(DataSource dataSource) {
+		if (dataSource instanceof SqliteQueueDataSource) {
+			return dataSource;
+		}
+		SqliteQueueDataSource queue = new SqliteQueueDataSource(dataSource);
+		requireWal(queue);
+		return queue;
+	}
+
+	private static void requireWal(DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			String mode = SqliteBusy.retry("PRAGMA journal_mode", () -> walOrCurrentMode(statement));
+			if (!"wal".equalsIgnoreCase(mode)) {
+				throw new IllegalStateException("jobqueue needs SQLite's WAL journal mode, and the database at "
+						+ connection.getMetaData().getURL() + " stays in '" + mode + "' mode: use a database file "
+						+ "the application can write (an in-memory database is not shared between connections)");
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not switch the SQLite database to WAL mode for jobqueue", ex);
+		}
+	}
+
+	private static String walOrCurrentMode(Statement statement) throws SQLException {
+		String mode = single(statement, "PRAGMA journal_mode");
+		return "wal".equalsIgnoreCase(mode) ? mode : single(statement, "PRAGMA journal_mode = WAL");
+	}
+
+	static String single(Statement statement, String pragma) throws SQLException {
+		try (ResultSet result = statement.executeQuery(pragma)) {
+			return result.next() ? result.getString(1) : null;
+		}
+	}
+}

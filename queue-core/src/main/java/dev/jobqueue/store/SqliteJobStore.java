@@ -1,0 +1,150 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+
+/**
+ * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
+ * timeout, immediate transactions). Every time is the database's clock, {@code unixepoch('subsec')}, in
+ * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
+ * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
+ * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner).
+ */
+public final class SqliteJobStore implements JobStore {
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	private final SqliteEnqueue enqueue;
+
+	private final SqliteLeases leases;
+
+	private final SqliteMaintenance maintenance;
+
+	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
+	public SqliteJobStore(DataSource dataSource) {
+		DataSource queue = SqliteDataSources.forQueue(dataSource);
+		this.jdbc = JdbcClient.create(queue);
+		this.statements = new SqliteStatements(queue);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, new TransactionTemplate(new JdbcTransactionManager(queue)));
+		this.leases = new SqliteLeases(jdbc, statements);
+		this.maintenance = new SqliteMaintenance(jdbc, statements);
+	}
+
+	@Override
+	public String vendor() {
+		return "sqlite";
+	}
+
+	@Override
+	public long enqueue(NewJob job) {
+		return enqueue.enqueue(job);
+	}
+
+	@Override
+	public List<Long> enqueueAll(List<NewJob> jobs) {
+		return enqueue.enqueueAll(jobs);
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return statements.run("find", () -> jdbc.sql("""
+				SELECT id, queue, kind, payload, state, priority, run_at, attempt, max_attempts, lease_owner,
+				       lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at
+				FROM jobqueue_job WHERE id = :id""")
+			.param("id", id)
+			.query(SqliteRows::job)
+			.optional());
+	}
+
+	@Override
+	public boolean cancel(long id) {
+		return statements.run("cancel", () -> jdbc.sql("""
+				UPDATE jobqueue_job SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				WHERE id = :id AND state = 'ready'""").param("id", id).update()) == 1;
+	}
+
+	@Override
+	public boolean retryDead(long id) {
+		return statements.run("retry dead", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    finished_at = NULL
+				WHERE id = :id AND state = 'dead'""").param("id", id).update()) == 1;
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
+		return leases.claim(queue, limit, owner, lease);
+	}
+
+	@Override
+	public boolean complete(Lease lease, String resultJson) {
+		return leases.complete(lease, resultJson);
+	}
+
+	@Override
+	public Set<Lease> completeAll(Collection<Completion> completions) {
+		return leases.completeAll(completions);
+	}
+
+	@Override
+	public boolean retryLater(Lease lease, Duration delay, String error) {
+		return leases.retryLater(lease, delay, error);
+	}
+
+	@Override
+	public boolean fail(Lease lease, String error) {
+		return leases.fail(lease, error);
+	}
+
+	@Override
+	public boolean release(Lease lease) {
+		return leases.release(lease);
+	}
+
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> held, Duration lease) {
+		return leases.heartbeat(owner, held, lease);
+	}
+
+	@Override
+	public int reapExpired(int limit) {
+		return maintenance.reapExpired(limit);
+	}
+
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		return maintenance.prune(finishedRetention, deadRetention, limit);
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
+		statements.run("count", () -> {
+			counts.clear();
+			jdbc.sql("SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state").query(rs -> {
+				counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
+					.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
+			});
+			return counts;
+		});
+		return counts;
+	}
+}

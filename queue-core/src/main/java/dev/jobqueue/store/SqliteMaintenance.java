@@ -1,0 +1,58 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** The reaper's and the pruner's statements on SQLite. */
+final class SqliteMaintenance {
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	SqliteMaintenance(JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+	}
+
+	int reapExpired(int limit) {
+		// One statement under the write lock, so a completion of the same row is ordered before or after it:
+		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
+		// the lease token) matches nothing. A reaped attempt stays counted, so a job that kills its worker
+		// every time still ends dead. Reapers in several processes simply take turns.
+		return statements.run("reap", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
+				    finished_at = CASE WHEN attempt >= max_attempts
+				                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
+				    last_error = 'lease of ' || lease_owner || ' expired at '
+				                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
+				                 || ' (worker stopped or lost the database)',
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id IN (
+				    SELECT id FROM jobqueue_job
+				    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				    ORDER BY lease_expires_at
+				    LIMIT :limit)""")
+			.param("limit", limit)
+			.update());
+	}
+
+	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
+		// current millisecond is past a retention of zero.
+		return statements.run("prune", () -> jdbc.sql("""
+				DELETE FROM jobqueue_job WHERE id IN (
+				    SELECT id FROM jobqueue_job
+				    WHERE (state IN ('succeeded', 'cancelled')
+				           AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - :finishedMillis)
+				       OR (state = 'dead'
+				           AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - :deadMillis)
+				    LIMIT :limit)""")
+			.param("finishedMillis", finishedRetention.toMillis())
+			.param("deadMillis", deadRetention.toMillis())
+			.param("limit", limit)
+			.update());
+	}
+}

@@ -1,0 +1,56 @@
+package dev.jobqueue.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import org.springframework.core.InfrastructureProxy;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+
+/**
+ * The application's SQLite {@code DataSource} as the queue uses it: each connection prepared by
+ * {@link SqliteConnections}, and its transactions begun {@code IMMEDIATE}.
+ *
+ * <p>As an {@link InfrastructureProxy} it is the same transactional resource as the {@code DataSource}
+ * it wraps: a transaction the application began there is found from here (an enqueue joins it, as the
+ * job must commit with the caller's work), and a transaction the queue begins here is joined by the
+ * application's code on the wrapped one (a transactional handler's repositories).
+ */
+final class SqliteQueueDataSource extends DelegatingDataSource implements InfrastructureProxy {
+
+	SqliteQueueDataSource(DataSource application) {
+		super(application);
+	}
+
+	@Override
+	public Connection getConnection() throws SQLException {
+		return prepared(obtainTargetDataSource().getConnection());
+	}
+
+	@Override
+	public Connection getConnection(String username, String password) throws SQLException {
+		return prepared(obtainTargetDataSource().getConnection(username, password));
+	}
+
+	private static Connection prepared(Connection connection) throws SQLException {
+		try {
+			SqliteConnections.prepare(connection);
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+		return ImmediateTransactions.of(connection);
+	}
+
+	@Override
+	public Object getWrappedObject() {
+		return obtainTargetDataSource();
+	}
+
+	@Override
+	public String toString() {
+		return "jobqueue's view of " + obtainTargetDataSource();
+	}
+}

@@ -1,0 +1,116 @@
+package dev.jobqueue.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.store.JobStores;
+import dev.jobqueue.store.SqliteDataSources;
+
+/** What the queue makes of a SQLite DataSource the application configured its own way. */
+class SqliteDataSourcesTest {
+
+	@TempDir
+	Path directory;
+
+	private DataSource plain(String url) {
+		return new DriverManagerDataSource(url);
+	}
+
+	private DataSource file() {
+		return plain("jdbc:sqlite:" + directory.resolve("app.db"));
+	}
+
+	@Test
+	void aDatabaseInRollbackJournalModeIsSwitchedToWalForEveryProcess() {
+		DataSource application = file();
+		assertThat(pragma(application, "journal_mode")).isEqualTo("delete");
+
+		JobStores.forDataSource(application);
+
+		assertThat(pragma(application, "journal_mode")).isEqualTo("wal");
+	}
+
+	@Test
+	void anInMemoryDatabaseFailsAtStartupSayingWhy() {
+		assertThatIllegalStateException().isThrownBy(() -> JobStores.forDataSource(plain("jdbc:sqlite::memory:")))
+			.withMessageContaining("WAL")
+			.withMessageContaining("in-memory");
+	}
+
+	@Test
+	void connectionsTheQueueTakesWaitForTheWriteLockAndCommitWithSynchronousNormal() {
+		DataSource queue = SqliteDataSources.forQueue(file());
+
+		assertThat(pragma(queue, "busy_timeout")).isEqualTo("5000");
+		assertThat(pragma(queue, "synchronous")).isEqualTo("1");
+	}
+
+	@Test
+	void aConnectionTheApplicationSetToExtraKeepsIt() {
+		DataSource queue = SqliteDataSources.forQueue(plain("jdbc:sqlite:" + directory.resolve("app.db")
+				+ "?synchronous=EXTRA&busy_timeout=60000"));
+
+		assertThat(pragma(queue, "synchronous")).isEqualTo("3");
+		assertThat(pragma(queue, "busy_timeout")).isEqualTo("60000");
+	}
+
+	@Test
+	void aTransactionTheQueueBeginsHoldsTheWriteLockFromItsStart() {
+		DataSource application = file();
+		DataSource queue = SqliteDataSources.forQueue(application);
+		JdbcClient.create(application).sql("CREATE TABLE note (text TEXT)").update();
+
+		new TransactionTemplate(new JdbcTransactionManager(queue)).executeWithoutResult(status -> {
+			// Nothing written yet, and still no other connection can begin writing.
+			assertThatThrownBy(() -> beginImmediateWithoutWaiting(application)).isInstanceOf(SQLException.class)
+				.hasMessageContaining("locked");
+			// The application's code on its own DataSource joins the queue's transaction.
+			JdbcClient.create(application).sql("INSERT INTO note VALUES ('joined')").update();
+			status.setRollbackOnly();
+		});
+
+		assertThat(JdbcClient.create(application).sql("SELECT count(*) FROM note").query(Long.class).single()).isZero();
+	}
+
+	@Test
+	void aTransactionTheApplicationBeginsOnItsOwnDataSourceStaysDeferred() throws SQLException {
+		DataSource application = file();
+		SqliteDataSources.forQueue(application);
+
+		new TransactionTemplate(new JdbcTransactionManager(application)).executeWithoutResult(status -> {
+			try {
+				beginImmediateWithoutWaiting(application);
+			}
+			catch (SQLException ex) {
+				throw new AssertionError("the application's deferred transaction took the write lock", ex);
+			}
+		});
+	}
+
+	private static void beginImmediateWithoutWaiting(DataSource dataSource) throws SQLException {
+		try (Connection other = dataSource.getConnection(); Statement statement = other.createStatement()) {
+			statement.execute("PRAGMA busy_timeout = 0");
+			statement.execute("BEGIN IMMEDIATE");
+			statement.execute("ROLLBACK");
+		}
+	}
+
+	private static String pragma(DataSource dataSource, String name) {
+		return JdbcClient.create(dataSource).sql("PRAGMA " + name).query(String.class).single();
+	}
+}

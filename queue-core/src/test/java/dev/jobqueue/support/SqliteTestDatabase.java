@@ -1,0 +1,95 @@
+package dev.jobqueue.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.JobStores;
+
+/**
+ * A SQLite database file of its own under {@code target/}, deleted at the end. The pool is configured
+ * as an application would leave it, with none of the queue's settings: the store must bring WAL, the
+ * busy timeout and immediate transactions itself.
+ */
+public final class SqliteTestDatabase implements TestDatabase {
+
+	private final Path file;
+
+	private final HikariDataSource dataSource;
+
+	private final JobStore store;
+
+	public SqliteTestDatabase() {
+		this(8);
+	}
+
+	public SqliteTestDatabase(int poolSize) {
+		this.file = newFile();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl("jdbc:sqlite:" + file);
+		config.setMaximumPoolSize(poolSize);
+		this.dataSource = new HikariDataSource(config);
+		this.store = JobStores.forDataSource(dataSource);
+		JobSchema.migrate(dataSource, store.vendor());
+	}
+
+	private static Path newFile() {
+		try {
+			Path directory = Files.createDirectories(Path.of("target"));
+			Path file = Files.createTempFile(directory, "jobqueue-test", ".db");
+			Files.delete(file);
+			return file.toAbsolutePath();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	public Path file() {
+		return file;
+	}
+
+	@Override
+	public DataSource dataSource() {
+		return dataSource;
+	}
+
+	@Override
+	public JobStore store() {
+		return store;
+	}
+
+	@Override
+	public void reset() {
+		JdbcClient.create(dataSource).sql("DELETE FROM jobqueue_job").update();
+	}
+
+	/** Other JVMs wait for the write lock as long as the queue's own connections do. */
+	@Override
+	public String jdbcUrl() {
+		return "jdbc:sqlite:" + file + "?busy_timeout=5000";
+	}
+
+	@Override
+	public void close() {
+		dataSource.close();
+		for (String suffix : new String[] { "", "-wal", "-shm" }) {
+			try {
+				Files.deleteIfExists(Path.of(file + suffix));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+	}
+}

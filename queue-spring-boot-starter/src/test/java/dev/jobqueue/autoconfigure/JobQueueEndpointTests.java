@@ -1,0 +1,96 @@
+package dev.jobqueue.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+
+class JobQueueEndpointTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JobQueueAutoConfiguration.class,
+				JobQueueEndpointAutoConfiguration.class))
+		.withPropertyValues("jobqueue.worker.enabled=false");
+
+	@Test
+	void theEndpointShowsEveryQueueByStateAndRetriesAndCancelsJobsInTheDatabase() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				JobStore store = context.getBean(JobStore.class);
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+				long dead = killedJob(queue, store);
+				long toCancel = queue.enqueue("send-mail", Map.of("to", "ada@example.com"));
+				queue.enqueue("report", Map.of(), EnqueueOptions.defaults().queue("reports"));
+
+				JobQueueEndpoint.Overview overview = endpoint.overview();
+				assertThat(overview.database()).isEqualTo("postgresql");
+				assertThat(overview.worker()).isNull();
+				assertThat(overview.queues()).containsOnlyKeys("default", "reports");
+				assertThat(overview.queues().get("default")).containsEntry(JobState.ready, 1L)
+					.containsEntry(JobState.dead, 1L)
+					.containsEntry(JobState.running, 0L);
+				assertThat(endpoint.job(dead).lastError()).isEqualTo("boom");
+				assertThat(endpoint.job(999_999)).isNull();
+
+				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", true)
+					.containsEntry("state", JobState.cancelled);
+				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", false);
+				assertThat(endpoint.act(dead, "retry")).containsEntry("changed", true)
+					.containsEntry("state", JobState.ready);
+			});
+	}
+
+	@Test
+	void anUnknownActionIsABadRequestAndChangesNothing() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_bad"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of());
+
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> context.getBean(JobQueueEndpoint.class).act(id, "delete"))
+					.withMessageContaining("Unknown action 'delete'");
+				assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
+			});
+	}
+
+	@Test
+	void theEndpointIsOnlyThereWhenExposed() {
+		runner.withUserConfiguration(StubStoreConfiguration.class)
+			.withPropertyValues("jobqueue.initialize-schema=never")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(JobQueueEndpoint.class));
+	}
+
+	@Test
+	void withoutActuatorTheEndpointBacksOff() {
+		runner.withUserConfiguration(StubStoreConfiguration.class)
+			.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.withPropertyValues("jobqueue.initialize-schema=never", "management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(JobQueueEndpoint.class));
+	}
+
+	private static long killedJob(JobQueue queue, JobStore store) {
+		long id = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().maxAttempts(1));
+		ClaimedJob claimed = store.claim("default", 1, "endpoint-test", Duration.ofMinutes(1)).get(0);
+		assertThat(claimed.id()).isEqualTo(id);
+		assertThat(store.fail(claimed.lease(), "boom")).isTrue();
+		return id;
+	}
+}
