@@ -37,7 +37,8 @@ class PostgresUnsafeConfigurationFaultTest extends FaultScenario {
 			});
 		assertThat(counting.statements()).as("statements sent").isZero();
 		assertThat(counting.connections()).as("connections opened").isZero();
-		assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_name = 'jobqueue_job'"))
+		assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_name = 'jobqueue_job'"
+				+ " AND table_schema = current_schema()"))
 			.as("the queue's table, untouched").isOne();
 	}
 

@@ -35,7 +35,11 @@ class PostgresWorkerKilledFaultTest extends FaultScenario {
 			report.assertSucceeded(JOBS);
 			assertThat(count("SELECT count(*) FROM fault_effect")).as("effects of transactional jobs").isEqualTo(JOBS / 2);
 			assertThat(count("SELECT count(DISTINCT job_id) FROM fault_effect")).isEqualTo(JOBS / 2);
-			assertThat(report.reaped()).as("executions cut by the kill, reaped and run again").isPositive().isEqualTo(cut);
+			// At most those seen running just after the kill: the server may still commit a completion the
+			// killed JVM had already sent.
+			assertThat(report.reaped()).as("executions cut by the kill, reaped and run again")
+				.isPositive()
+				.isLessThanOrEqualTo(cut);
 		}
 	}
 }
