@@ -11,6 +11,7 @@ import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,8 +41,11 @@ final class JobRunner {
 
 	private final OutcomeWriter outcomes;
 
+	private final CompletionBatcher completions;
+
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
-			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight) {
+			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, OutcomeWriter outcomes,
+			CompletionBatcher completions) {
 		this.store = store;
 		this.handlers = handlers;
 		this.json = json;
@@ -49,7 +53,8 @@ final class JobRunner {
 		this.listener = listener;
 		this.transactions = transactions;
 		this.inFlight = inFlight;
-		this.outcomes = new OutcomeWriter(settings.lease());
+		this.outcomes = outcomes;
+		this.completions = completions;
 	}
 
 	/** Registers the job as in flight; call on the poller's thread, before handing the job over. */
@@ -62,23 +67,56 @@ final class JobRunner {
 		listener.onStarted(job, Duration.between(job.runAt(), job.startedAt()));
 		long start = System.nanoTime();
 		execution.begin();
+		boolean handedOver = false;
 		try {
-			Outcome outcome = execute(execution);
-			listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+			Outcome outcome = execute(execution, start);
+			handedOver = outcome == null;
+			if (!handedOver) {
+				listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+			}
 		}
 		catch (RuntimeException ex) {
-			// The database refused the outcome write, or stayed out of reach for as long as the lease lasts.
-			// The lease is left to expire, and the reaper hands the job out again: at-least-once, never lost.
-			log.error("Could not record the outcome of job {} ({}); it will run again once its lease expires",
-					job.id(), job.kind(), ex);
+			outcomeNotRecorded(job, ex);
 		}
 		finally {
 			execution.end();
-			inFlight.remove(execution);
+			// A completion handed to the batcher stays in flight, its lease heartbeated, until written.
+			if (!handedOver) {
+				inFlight.remove(execution);
+			}
 		}
 	}
 
-	private Outcome execute(Execution execution) {
+	/**
+	 * The database refused the outcome write, or stayed out of reach for as long as the lease lasts. The
+	 * lease is left to expire, and the reaper hands the job out again: at-least-once, never lost.
+	 */
+	private static void outcomeNotRecorded(ClaimedJob job, RuntimeException ex) {
+		log.error("Could not record the outcome of job {} ({}); it will run again once its lease expires",
+				job.id(), job.kind(), ex);
+	}
+
+	/** Hands a success to the batcher, which writes it with others and then reports the outcome. */
+	private void completeLater(Execution execution, String result, long start) {
+		ClaimedJob job = execution.job();
+		completions.submit(new Completion(job.lease(), result), new CompletionBatcher.Written() {
+			@Override
+			public void written(boolean held) {
+				Outcome outcome = held ? Outcome.SUCCEEDED : leaseLost(job);
+				inFlight.remove(execution);
+				listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+			}
+
+			@Override
+			public void failed(RuntimeException ex) {
+				inFlight.remove(execution);
+				outcomeNotRecorded(job, ex);
+			}
+		});
+	}
+
+	/** Runs the handler; returns the outcome written, or null when the batcher writes it later. */
+	private Outcome execute(Execution execution, long start) {
 		ClaimedJob job = execution.job();
 		Optional<JobHandlerDefinition> found = handlers.handlerFor(job.kind());
 		if (found.isEmpty()) {
@@ -108,7 +146,8 @@ final class JobRunner {
 			return fail(job, handler, ex);
 		}
 		execution.finishing();
-		return outcomes.write(job, () -> store.complete(job.lease(), result)) ? Outcome.SUCCEEDED : leaseLost(job);
+		completeLater(execution, result, start);
+		return null;
 	}
 
 	/**

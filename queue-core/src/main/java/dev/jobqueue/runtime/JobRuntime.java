@@ -39,6 +39,8 @@ public final class JobRuntime {
 
 	private final InFlightJobs inFlight = new InFlightJobs();
 
+	private final CompletionBatcher completions;
+
 	private final JobRunner runner;
 
 	private final Map<String, QueuePoller> pollers = new LinkedHashMap<>();
@@ -64,7 +66,10 @@ public final class JobRuntime {
 		this.store = store;
 		this.settings = settings;
 		this.owner = ownerName();
-		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight);
+		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
+		this.completions = new CompletionBatcher(store, outcomes);
+		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
+				completions);
 		this.heartbeater = new Heartbeater(store, inFlight, owner, settings.lease());
 		this.reaper = new Reaper(store, listener);
 		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
@@ -88,6 +93,7 @@ public final class JobRuntime {
 			return;
 		}
 		running = true;
+		completions.start();
 		settings.queues().forEach(this::startQueue);
 		wakeupSources.forEach(source -> source.start(this::wake));
 		maintenance = Executors.newScheduledThreadPool(3, new NamedThreads("jobqueue-maintenance"));
@@ -144,6 +150,8 @@ public final class JobRuntime {
 		for (ExecutorService pool : workerPools) {
 			awaitUntil(pool, deadline);
 		}
+		// Written before anything is released: a finished job must not be handed out again.
+		completions.stop();
 		releaseUnfinished();
 		workerPools.forEach(ExecutorService::shutdownNow);
 		maintenance.shutdownNow();

@@ -2,6 +2,7 @@ package dev.jobqueue.runtime;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,15 +43,23 @@ final class OutcomeWriter {
 
 	/** Runs {@code write} until it returns, retrying connection failures; returns what it returned. */
 	boolean write(ClaimedJob job, BooleanSupplier write) {
+		return write("job " + job.id() + " (" + job.kind() + ") attempt " + job.attempt(), write::getAsBoolean);
+	}
+
+	/**
+	 * Runs {@code write}, the outcome of {@code what}, until it returns, retrying connection failures;
+	 * returns what it returned.
+	 */
+	<T> T write(String what, Supplier<T> write) {
 		long deadline = System.nanoTime() + patience.toNanos();
 		Duration pause = firstPause;
 		boolean retried = false;
 		while (true) {
 			try {
-				boolean written = write.getAsBoolean();
+				T written = write.get();
 				if (retried) {
-					log.info("Outcome of job {} ({}) attempt {} {} after the database came back", job.id(), job.kind(),
-							job.attempt(), written ? "written" : "changed nothing (an earlier try may have committed)");
+					log.info("Outcome of {} written after the database came back (a try that changes nothing "
+							+ "may mean an earlier one committed)", what);
 				}
 				return written;
 			}
@@ -58,8 +67,8 @@ final class OutcomeWriter {
 				if (!isConnectionFailure(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
 					throw ex;
 				}
-				log.warn("Could not write the outcome of job {} ({}) attempt {}; trying again in {}: {}", job.id(),
-						job.kind(), job.attempt(), pause, ex.getMostSpecificCause().toString());
+				log.warn("Could not write the outcome of {}; trying again in {}: {}", what, pause,
+						ex.getMostSpecificCause().toString());
 				pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
 				retried = true;
 			}

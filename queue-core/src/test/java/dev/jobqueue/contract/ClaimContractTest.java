@@ -204,6 +204,38 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aBatchedCompletionAndAHeartbeatOverTheSameRowsInOppositeOrdersDoNotDeadlock() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			for (int round = 0; round < 20; round++) {
+				fixture.queue().enqueueAll(java.util.stream.IntStream.range(0, 200)
+					.mapToObj(i -> new dev.jobqueue.JobQueue.NewJobRequest("greet", new Greeting("n", i)))
+					.toList());
+				List<ClaimedJob> claimed = store.claim("default", 200, "w", LEASE);
+				List<Completion> completions = claimed.stream().map(j -> new Completion(j.lease(), null)).toList();
+				List<Lease> descending = claimed.stream().map(ClaimedJob::lease)
+					.sorted(java.util.Comparator.comparingLong(Lease::jobId).reversed())
+					.toList();
+				CyclicBarrier together = new CyclicBarrier(2);
+				Future<Set<Lease>> completing = threads.submit(() -> {
+					together.await();
+					return store.completeAll(completions);
+				});
+				Future<Set<Lease>> heartbeating = threads.submit(() -> {
+					together.await();
+					return store.heartbeat("w", descending, LEASE);
+				});
+
+				assertThat(completing.get()).isEmpty();
+				heartbeating.get();
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
 	void theHeartbeatExtendsHeldLeasesOnly() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());

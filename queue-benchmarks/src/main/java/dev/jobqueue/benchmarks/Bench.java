@@ -1,0 +1,76 @@
+package dev.jobqueue.benchmarks;
+
+import java.util.List;
+
+/** Runs the chosen workload on each chosen library, one library after the other, in this JVM. */
+final class Bench {
+
+	static final List<String> SYSTEMS = List.of("jobqueue", "db-scheduler", "JobRunr");
+
+	private final Main.Options options;
+
+	private final Database database;
+
+	private final Report report;
+
+	Bench(Main.Options options, Database database) {
+		this.options = options;
+		this.database = database;
+		this.report = new Report(options.out());
+	}
+
+	static void checkSystem(String system) {
+		if (!SYSTEMS.contains(system)) {
+			throw new IllegalArgumentException("unknown system '" + system + "'; known: " + SYSTEMS);
+		}
+	}
+
+	static Contender contender(String system, Database database, boolean withWorkers) {
+		return switch (system) {
+			case "jobqueue" -> new JobqueueContender(database);
+			case "db-scheduler" -> new DbSchedulerContender(database);
+			case "JobRunr" -> new JobRunrContender(database, withWorkers);
+			default -> throw new IllegalArgumentException("unknown system '" + system + "'; known: " + SYSTEMS);
+		};
+	}
+
+	void run() throws Exception {
+		String workload = options.workload();
+		boolean all = workload.equals("all");
+		if (all || List.of("enqueue", "bulk", "drain", "latency").contains(workload)) {
+			for (String system : options.systems()) {
+				try (Contender contender = contender(system, database, true)) {
+					runOn(contender, workload, all);
+				}
+			}
+		}
+		if (all || workload.equals("ceiling")) {
+			new Ceiling(report, options.jobs()).run(database);
+		}
+		if (all || workload.equals("bulk-variants")) {
+			new BulkVariants(report, options.jobs()).run(database);
+		}
+		if (workload.equals("soak")) {
+			new Soak(report, options.soakJobs()).run(database);
+		}
+	}
+
+	private void runOn(Contender contender, String workload, boolean all) throws Exception {
+		Throughput throughput = new Throughput(report, options.jobs());
+		Latency latency = new Latency(report, options.latencyJobs(), database.url());
+		if (all || workload.equals("enqueue")) {
+			throughput.enqueueOneAtATime(contender);
+		}
+		if (all || workload.equals("bulk")) {
+			throughput.enqueueBulk(contender);
+		}
+		if (all || workload.equals("drain")) {
+			throughput.drain(contender, Main.drainTimeout(options.jobs()));
+		}
+		if (all || workload.equals("latency")) {
+			latency.otherJvm(contender);
+			latency.sameJvm(contender);
+		}
+		contender.reset();
+	}
+}

@@ -1,0 +1,120 @@
+package dev.jobqueue.benchmarks;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.stream.IntStream;
+
+import org.postgresql.PGConnection;
+
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PostgresJobStore;
+
+/**
+ * Three ways to insert a batch of jobs in one round trip's worth of statements, measured against each
+ * other to choose the store's bulk enqueue: the store's own unnest() of parallel arrays, one multi-row
+ * VALUES insert, and COPY into a temporary table followed by one INSERT … SELECT. Each honours unique
+ * keys the same way (ON CONFLICT on the partial unique index).
+ */
+final class BulkVariants {
+
+	private static final int BATCH = 1000;
+
+	private final Report report;
+
+	private final int jobs;
+
+	BulkVariants(Report report, int jobs) {
+		this.report = report;
+		this.jobs = jobs;
+	}
+
+	void run(Database database) throws SQLException, IOException {
+		JobqueueContender store = new JobqueueContender(database);
+		// Without notifications, so that only the insert statements are compared.
+		PostgresJobStore statements = new PostgresJobStore(database.dataSource(), false);
+		for (int round = 0; round < 2; round++) {
+			boolean measured = round == 1;
+			store.reset();
+			long start = System.nanoTime();
+			for (int from = 0; from < jobs; from += BATCH) {
+				statements.enqueueAll(IntStream.range(from, Math.min(jobs, from + BATCH)).mapToObj(BulkVariants::job).toList());
+			}
+			figure(measured, "unnest arrays (the store's)", System.nanoTime() - start);
+			store.reset();
+			try (Connection connection = database.dataSource().getConnection()) {
+				start = System.nanoTime();
+				for (int from = 0; from < jobs; from += BATCH) {
+					multiRowValues(connection, Math.min(BATCH, jobs - from));
+				}
+				figure(measured, "multi-row VALUES", System.nanoTime() - start);
+				store.reset();
+				start = System.nanoTime();
+				for (int from = 0; from < jobs; from += BATCH) {
+					copyThenInsert(connection, Math.min(BATCH, jobs - from));
+				}
+				figure(measured, "COPY + INSERT SELECT", System.nanoTime() - start);
+			}
+		}
+		store.reset();
+	}
+
+	private static NewJob job(int i) {
+		return new NewJob("default", "bench", Integer.toString(i), 5, null, Duration.ZERO, 3, null);
+	}
+
+	private void figure(boolean measured, String variant, long nanos) {
+		if (measured) {
+			report.figure("bulk-variants", variant, "jobs/s", Throughput.perSecond(jobs, nanos), "1/s",
+					jobs + " jobs in batches of " + BATCH + ", second of two rounds");
+		}
+	}
+
+	private static void multiRowValues(Connection connection, int rows) throws SQLException {
+		StringBuilder sql = new StringBuilder("""
+				INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key) VALUES """);
+		for (int i = 0; i < rows; i++) {
+			sql.append(i == 0 ? "" : ",").append("(?, ?, CAST(? AS jsonb), 'ready', ?, now(), ?, ?)");
+		}
+		sql.append("""
+				 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running') DO NOTHING
+				RETURNING id""");
+		try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+			int p = 1;
+			for (int i = 0; i < rows; i++) {
+				statement.setString(p++, "default");
+				statement.setString(p++, "bench");
+				statement.setString(p++, Integer.toString(i));
+				statement.setInt(p++, 5);
+				statement.setInt(p++, 3);
+				statement.setString(p++, null);
+			}
+			statement.executeQuery().close();
+		}
+	}
+
+	private static void copyThenInsert(Connection connection, int rows) throws SQLException, IOException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("""
+					CREATE TEMP TABLE IF NOT EXISTS bench_staging (queue text, kind text, payload text, priority int,
+					                                                max_attempts int, unique_key text) ON COMMIT DELETE ROWS""");
+			StringBuilder data = new StringBuilder();
+			for (int i = 0; i < rows; i++) {
+				data.append("default\tbench\t").append(i).append("\t5\t3\t\\N\n");
+			}
+			connection.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY bench_staging FROM STDIN",
+					new StringReader(data.toString()));
+			statement.executeQuery("""
+					INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key)
+					SELECT queue, kind, CAST(payload AS jsonb), 'ready', priority, now(), max_attempts, unique_key
+					FROM bench_staging
+					ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running') DO NOTHING
+					RETURNING id""").close();
+			statement.execute("TRUNCATE bench_staging");
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package dev.jobqueue.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.time.Duration;
+import java.util.stream.LongStream;
+
+/** Enqueue one at a time, enqueue in bulk, and drain pre-enqueued jobs, for one library. */
+final class Throughput {
+
+	private static final int WARM_UP = 1000;
+
+	private final Report report;
+
+	private final int jobs;
+
+	Throughput(Report report, int jobs) {
+		this.report = report;
+		this.jobs = jobs;
+	}
+
+	/** {@code jobs} enqueues from one thread, each its own transaction, after a warm-up that is not counted. */
+	void enqueueOneAtATime(Contender contender) {
+		contender.reset();
+		LongStream.range(0, Math.min(WARM_UP, jobs)).forEach(contender::enqueue);
+		contender.reset();
+		long start = System.nanoTime();
+		for (long i = 0; i < jobs; i++) {
+			contender.enqueue(i);
+		}
+		report.figure("enqueue", contender.name(), "jobs/s", perSecond(jobs, System.nanoTime() - start), "1/s",
+				jobs + " jobs, one thread, one transaction each");
+	}
+
+	/** {@code jobs} jobs in one call of the library's bulk API, after a warm-up call that is not counted. */
+	void enqueueBulk(Contender contender) {
+		contender.reset();
+		contender.enqueueBulk(LongStream.range(0, Math.min(WARM_UP, jobs)).toArray());
+		contender.reset();
+		long[] data = LongStream.range(0, jobs).toArray();
+		long start = System.nanoTime();
+		contender.enqueueBulk(data);
+		report.figure("bulk", contender.name(), "jobs/s", perSecond(jobs, System.nanoTime() - start), "1/s",
+				jobs + " jobs in one bulk call");
+	}
+
+	/**
+	 * Enqueues {@code jobs} no-op jobs with the workers stopped, then starts them and measures from the
+	 * first execution to the last; then waits half a second more for late duplicates.
+	 */
+	void drain(Contender contender, Duration timeout) throws InterruptedException {
+		contender.reset();
+		contender.enqueueBulk(LongStream.range(0, jobs).toArray());
+		Executions executions = new Executions(jobs);
+		Stopwatch watch = new Stopwatch();
+		contender.startWorkers(job -> {
+			watch.mark();
+			executions.record(job);
+		});
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (executions.distinct() < jobs && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+		long elapsed = watch.elapsedNanos();
+		Thread.sleep(500);
+		contender.stopWorkers();
+		report.figure("drain", contender.name(), "jobs/s", perSecond(executions.distinct(), elapsed), "1/s",
+				String.format("%d jobs, duplicates %d, lost %d, heap peak %d MB of max %d MB", jobs,
+						executions.duplicates(), executions.lost(), heapPeakMegabytes(),
+						Runtime.getRuntime().maxMemory() >> 20));
+	}
+
+	static double perSecond(long count, long nanos) {
+		return count * 1e9 / Math.max(1, nanos);
+	}
+
+	private static long heapPeakMegabytes() {
+		long peak = 0;
+		for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+			if (pool.getType() == MemoryType.HEAP) {
+				peak += pool.getPeakUsage().getUsed();
+			}
+		}
+		return peak >> 20;
+	}
+}

@@ -1,0 +1,54 @@
+package dev.jobqueue.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.support.PostgresTestDatabase;
+
+/**
+ * Every workload, tiny, on the test database: the benchmark still runs end to end and its drains
+ * lose and duplicate nothing. JobRunr's latency (a 5 s poll interval at best) is left to real runs.
+ */
+class BenchmarkSmokeTest {
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void everyWorkloadRunsTinyAndReportsItsFigures() throws Exception {
+		Path out = dir.resolve("results.tsv");
+		String url = PostgresTestDatabase.url();
+		try (Database database = new Database(url, 40)) {
+			run(database, "all", "jobqueue,db-scheduler", out, "--latency-jobs", "3");
+			run(database, "drain", "JobRunr", out);
+			run(database, "bulk", "JobRunr", out);
+			run(database, "soak", "jobqueue", out, "--soak-jobs", "1000");
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		Map<String, List<String>> librariesByWorkload = figures.stream()
+			.collect(Collectors.groupingBy(f -> f[0], Collectors.mapping(f -> f[1], Collectors.toList())));
+		assertThat(librariesByWorkload.keySet()).containsExactlyInAnyOrder("enqueue", "bulk", "drain",
+				"latency-other-jvm", "latency-same-jvm", "ceiling", "bulk-variants", "soak");
+		assertThat(librariesByWorkload.get("drain")).containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr");
+		assertThat(figures).filteredOn(f -> f[0].equals("drain") || f[0].equals("soak") && f[5].contains("lost"))
+			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
+		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
+	}
+
+	private static void run(Database database, String workload, String systems, Path out, String... more)
+			throws Exception {
+		List<String> args = new java.util.ArrayList<>(List.of(workload, "--url", database.url(), "--systems", systems,
+				"--jobs", "200", "--out", out.toString()));
+		args.addAll(List.of(more));
+		new Bench(Main.Options.parse(args.toArray(String[]::new)), database).run();
+	}
+}

@@ -1,0 +1,163 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+
+/**
+ * Writes the successful completions of non-transactional handlers many at a time: one fenced statement
+ * for up to {@link #MAX_BATCH} jobs, sent by one flusher thread at most {@link #LINGER} after the first
+ * completion of a batch arrived. Worker threads hand their completion over and move on to the next job.
+ *
+ * <p>The price: a node that dies between a handler's return and the flush leaves that job running
+ * with its lease, so the reaper hands it out again and it runs twice. At-least-once delivery allows
+ * exactly that; handlers that must not repeat their effects declare themselves transactional, and
+ * their completion is written in their own transaction, never here.
+ */
+final class CompletionBatcher {
+
+	static final int MAX_BATCH = 500;
+
+	static final Duration LINGER = Duration.ofMillis(2);
+
+	private static final Logger log = LoggerFactory.getLogger(CompletionBatcher.class);
+
+	/** Told how the write of one completion went, on the flusher thread. */
+	interface Written {
+
+		/** @param held false when the lease was lost, so the completion changed nothing */
+		void written(boolean held);
+
+		void failed(RuntimeException ex);
+	}
+
+	private record Pending(Completion completion, Written written) {
+	}
+
+	private final JobStore store;
+
+	private final OutcomeWriter outcomes;
+
+	/** Bounded, so that workers wait for the database rather than pile up unwritten completions. */
+	private final BlockingQueue<Pending> pending = new ArrayBlockingQueue<>(MAX_BATCH * 4);
+
+	private volatile boolean running;
+
+	private Thread flusher;
+
+	CompletionBatcher(JobStore store, OutcomeWriter outcomes) {
+		this.store = store;
+		this.outcomes = outcomes;
+	}
+
+	synchronized void start() {
+		if (running) {
+			return;
+		}
+		running = true;
+		flusher = new NamedThreads("jobqueue-completions").newThread(this::loop);
+		flusher.start();
+	}
+
+	/** Waits until everything handed over so far is written, then stops the flusher. */
+	synchronized void stop() {
+		if (!running) {
+			return;
+		}
+		running = false;
+		try {
+			flusher.join();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		flusher = null;
+	}
+
+	/** Hands a completion over; blocks only while the queue of unwritten completions is full. */
+	void submit(Completion completion, Written written) {
+		try {
+			pending.put(new Pending(completion, written));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			written.failed(new IllegalStateException("interrupted while handing the completion over", ex));
+		}
+	}
+
+	private void loop() {
+		List<Pending> batch = new ArrayList<>(MAX_BATCH);
+		while (running || !pending.isEmpty()) {
+			try {
+				if (collect(batch)) {
+					flush(batch);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			finally {
+				batch.clear();
+			}
+		}
+	}
+
+	/** Waits for a first completion, then gathers more for up to the linger time; false if none came. */
+	private boolean collect(List<Pending> batch) throws InterruptedException {
+		Pending first = pending.poll(50, TimeUnit.MILLISECONDS);
+		if (first == null) {
+			return false;
+		}
+		batch.add(first);
+		long deadline = System.nanoTime() + LINGER.toNanos();
+		while (batch.size() < MAX_BATCH) {
+			pending.drainTo(batch, MAX_BATCH - batch.size());
+			long left = deadline - System.nanoTime();
+			if (batch.size() >= MAX_BATCH || left <= 0) {
+				break;
+			}
+			Pending next = pending.poll(left, TimeUnit.NANOSECONDS);
+			if (next == null) {
+				break;
+			}
+			batch.add(next);
+		}
+		return true;
+	}
+
+	private void flush(List<Pending> batch) {
+		Set<Lease> lost;
+		try {
+			List<Completion> completions = batch.stream().map(Pending::completion).toList();
+			lost = outcomes.write("a batch of " + completions.size() + " completions",
+					() -> store.completeAll(completions));
+		}
+		catch (RuntimeException ex) {
+			batch.forEach(p -> report(() -> p.written().failed(ex)));
+			return;
+		}
+		batch.forEach(p -> report(() -> p.written().written(!lost.contains(p.completion().lease()))));
+	}
+
+	/** A failing callback must not stop the flusher, or every later completion would hang. */
+	private static void report(Runnable callback) {
+		try {
+			callback.run();
+		}
+		catch (RuntimeException ex) {
+			log.error("Reporting a completion failed", ex);
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The PostgreSQL statements about running jobs: claim, then one outcome fenced by the lease token.
+ *
+ * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat)
+ * lock them in id order first, so two of them over the same rows queue up instead of deadlocking.
+ * The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
+ */
+final class PostgresExecution {
+
+	private final JdbcClient jdbc;
+
+	private final boolean notify;
+
+	PostgresExecution(JdbcClient jdbc, boolean notify) {
+		this.jdbc = jdbc;
+		this.notify = notify;
+	}
+
+	List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
+		// One statement: pick the due rows in claim order, lock them, and mark them running.
+		// SKIP LOCKED lets concurrent pollers pass over rows another poller is claiming at this instant,
+		// so they never block each other and never pick the same row; the partial index over ready rows
+		// (queue, priority, run_at, id) serves the scan in exactly this order. The lease token grows at
+		// every claim so that writes from any earlier execution are fenced off.
+		List<ClaimedJob> claimed = jdbc.sql("""
+				WITH picked AS (
+				    SELECT id FROM jobqueue_job
+				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
+				    ORDER BY priority, run_at, id
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED
+				)
+				UPDATE jobqueue_job j
+				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
+				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
+				    started_at = now()
+				FROM picked
+				WHERE j.id = picked.id
+				RETURNING j.id, j.queue, j.kind, j.payload::text, j.attempt, j.max_attempts, j.priority,
+				          j.lease_token, j.run_at, j.started_at""")
+			.param("queue", queue)
+			.param("limit", limit)
+			.param("owner", owner)
+			.param("leaseMillis", lease.toMillis())
+			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+					rs.getInt(5), rs.getInt(6), rs.getInt(7), new Lease(rs.getLong(1), rs.getLong(8)),
+					PostgresRows.instant(rs, 9), PostgresRows.instant(rs, 10)))
+			.list();
+		// RETURNING gives no order; hand the jobs out in claim order.
+		return ClaimOrder.sort(claimed);
+	}
+
+	boolean complete(Lease lease, String resultJson) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = now(),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("result", resultJson)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	Set<Lease> completeAll(Collection<Completion> completions) {
+		if (completions.isEmpty()) {
+			return Set.of();
+		}
+		List<Completion> byId = completions.stream().sorted(Comparator.comparingLong(c -> c.lease().jobId())).toList();
+		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
+		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
+		// lease comes back as lost.
+		List<Lease> written = jdbc.sql("""
+				WITH c AS (
+				    SELECT * FROM unnest(CAST(:ids AS bigint[]), CAST(:tokens AS bigint[]), CAST(:results AS text[]))
+				                  AS c(id, token, result)
+				), locked AS (
+				    SELECT j.id FROM jobqueue_job j JOIN c ON c.id = j.id
+				    WHERE j.lease_token = c.token AND j.state = 'running'
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				)
+				UPDATE jobqueue_job j
+				SET state = 'succeeded', result = CAST(c.result AS jsonb), finished_at = now(),
+				    lease_owner = NULL, lease_expires_at = NULL
+				FROM locked JOIN c ON c.id = locked.id
+				WHERE j.id = locked.id AND j.lease_token = c.token AND j.state = 'running'
+				RETURNING j.id, j.lease_token""")
+			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
+			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list();
+		Set<Lease> lost = new HashSet<>();
+		completions.forEach(c -> lost.add(c.lease()));
+		written.forEach(lost::remove);
+		return lost;
+	}
+
+	boolean retryLater(Lease lease, Duration delay, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'ready', run_at = now() + :delayMillis * interval '1 millisecond', last_error = :error,
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("delayMillis", delay.toMillis())
+			.param("error", error)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	boolean fail(Lease lease, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'dead', last_error = :error, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("error", error)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	boolean release(Lease lease) {
+		// A released job is due at once: tell the other nodes, so one of them starts it now.
+		String sql = notify ? """
+				WITH released AS (
+				    UPDATE jobqueue_job
+				    SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
+				    WHERE id = :id AND lease_token = :token AND state = 'running'
+				    RETURNING queue
+				)
+				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
+				UPDATE jobqueue_job
+				SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'
+				RETURNING queue""";
+		return !jdbc.sql(sql)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
+	}
+
+	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		List<Lease> byId = leases.stream().sorted(Comparator.comparingLong(Lease::jobId)).toList();
+		// Locked in id order first, like the batched completion of the same rows (see the class comment).
+		return new HashSet<>(jdbc.sql("""
+				WITH held AS (
+				    SELECT * FROM unnest(CAST(:ids AS bigint[]), CAST(:tokens AS bigint[])) AS held(id, token)
+				), locked AS (
+				    SELECT j.id FROM jobqueue_job j JOIN held ON held.id = j.id
+				    WHERE j.lease_token = held.token AND j.state = 'running' AND j.lease_owner = :owner
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				)
+				UPDATE jobqueue_job j
+				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
+				FROM locked JOIN held ON held.id = locked.id
+				WHERE j.id = locked.id AND j.lease_token = held.token AND j.state = 'running' AND j.lease_owner = :owner
+				RETURNING j.id, j.lease_token""")
+			.param("leaseMillis", lease.toMillis())
+			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
+			.param("owner", owner)
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list());
+	}
+}

@@ -1,0 +1,109 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+
+/** The PostgreSQL statements outside the hot path: look-ups, operator actions, reaper, pruner, counts. */
+final class PostgresMaintenance {
+
+	private final JdbcClient jdbc;
+
+	private final boolean notify;
+
+	PostgresMaintenance(JdbcClient jdbc, boolean notify) {
+		this.jdbc = jdbc;
+		this.notify = notify;
+	}
+
+	Optional<Job> find(long id) {
+		return jdbc.sql("""
+				SELECT id, queue, kind, payload::text AS payload, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
+				       created_at, started_at, finished_at
+				FROM jobqueue_job WHERE id = :id""")
+			.param("id", id)
+			.query(PostgresRows::job)
+			.optional();
+	}
+
+	boolean cancel(long id) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job SET state = 'cancelled', finished_at = now()
+				WHERE id = :id AND state = 'ready'""").param("id", id).update() == 1;
+	}
+
+	boolean retryDead(long id) {
+		String sql = notify ? """
+				WITH retried AS (
+				    UPDATE jobqueue_job SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				    WHERE id = :id AND state = 'dead'
+				    RETURNING queue
+				)
+				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
+				UPDATE jobqueue_job SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				WHERE id = :id AND state = 'dead'
+				RETURNING queue""";
+		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
+	}
+
+	int reapExpired(int limit) {
+		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the
+		// reaper against a completion of the same row: whichever commits first wins, and the loser's
+		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt
+		// stays counted, so a job that kills its worker every time still ends dead.
+		return jdbc.sql("""
+				WITH expired AS (
+				    SELECT id FROM jobqueue_job
+				    WHERE state = 'running' AND lease_expires_at < now()
+				    ORDER BY lease_expires_at
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED
+				)
+				UPDATE jobqueue_job j
+				SET state = CASE WHEN j.attempt >= j.max_attempts THEN 'dead' ELSE 'ready' END,
+				    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN now() END,
+				    last_error = 'lease of ' || j.lease_owner || ' expired at ' || j.lease_expires_at
+				                 || ' (worker stopped or lost the database)',
+				    lease_owner = NULL, lease_expires_at = NULL
+				FROM expired
+				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""")
+			.param("limit", limit)
+			.update();
+	}
+
+	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		// Oldest first, through the partial index over finished rows, so each batch reads no more rows
+		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim.
+		return jdbc.sql("""
+				DELETE FROM jobqueue_job WHERE id IN (
+				    SELECT id FROM jobqueue_job
+				    WHERE state IN ('succeeded', 'cancelled', 'dead')
+				      AND finished_at < now() - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
+				                                 * interval '1 millisecond'
+				    ORDER BY finished_at
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED
+				)""")
+			.param("finishedMillis", finishedRetention.toMillis())
+			.param("deadMillis", deadRetention.toMillis())
+			.param("limit", limit)
+			.update();
+	}
+
+	Map<String, Map<JobState, Long>> countByQueueAndState() {
+		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
+		jdbc.sql("SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state").query(rs -> {
+			counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
+				.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
+		});
+		return counts;
+	}
+}

@@ -1,0 +1,191 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import ch.qos.logback.classic.Level;
+import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.PostgresNotificationListener;
+import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.LogCapture;
+import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.QueueFixture;
+
+/**
+ * Wakeups across nodes: a runtime polling only every 10 s starts a job another node enqueued within
+ * a fraction of that, which only the notification can explain.
+ */
+class PostgresNotificationTest {
+
+	private static final RuntimeSettings SLOW_POLL = QueueFixture.SETTINGS.withPollInterval(Duration.ofSeconds(10));
+
+	/** Well under the poll interval, and generous for a busy 2-core machine. */
+	private static final Duration QUICK = Duration.ofSeconds(2);
+
+	private static PostgresTestDatabase database;
+
+	private static HikariDataSource otherNode;
+
+	private QueueFixture fixture;
+
+	private final Map<Long, Long> startedAt = new ConcurrentHashMap<>();
+
+	@BeforeAll
+	static void openDatabases() {
+		database = new PostgresTestDatabase(8);
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(database.jdbcUrl());
+		config.setMaximumPoolSize(2);
+		otherNode = new HikariDataSource(config);
+	}
+
+	@AfterAll
+	static void closeDatabases() {
+		if (otherNode != null) {
+			otherNode.close();
+		}
+		if (database != null) {
+			database.close();
+		}
+	}
+
+	@BeforeEach
+	void setUp() {
+		fixture = new QueueFixture(database);
+		fixture.handle("greet", Greeting.class, (greeting, context) -> {
+			startedAt.put(context.jobId(), System.nanoTime());
+			return null;
+		});
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	@Test
+	void aJobEnqueuedThroughAnotherDataSourceStartsWellUnderThePollInterval() {
+		startListeningRuntime();
+		PostgresJobStore other = new PostgresJobStore(otherNode);
+
+		for (int i = 0; i < 5; i++) {
+			long enqueued = System.nanoTime();
+			long id = other.enqueue(job());
+			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
+			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
+		}
+	}
+
+	@Test
+	void theListenerReconnectsAfterItsBackendIsTerminated() {
+		try (LogCapture log = new LogCapture()) {
+			startListeningRuntime();
+			int first = listenerPid();
+			fixture.jdbc().sql("SELECT pg_terminate_backend(:pid)").param("pid", first).query(Boolean.class).single();
+			await().atMost(Duration.ofSeconds(10)).until(() -> listenerPids().stream().anyMatch(pid -> pid != first));
+
+			long enqueued = System.nanoTime();
+			long id = new PostgresJobStore(otherNode).enqueue(job());
+			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
+			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
+			assertThat(log.messagesAtLeast(Level.WARN)).singleElement()
+				.asString()
+				.contains("lost its notification connection");
+			assertThat(log.messagesAtLeast(Level.INFO)).anyMatch(m -> m.contains("listening for notifications again"));
+		}
+	}
+
+	@Test
+	void aTransactionEnqueueingManyJobsOfAQueueSendsOneNotification() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			fixture.transactions().executeWithoutResult(status -> {
+				IntStream.range(0, 20).forEach(i -> database.store().enqueue(job()));
+				database.store().enqueueAll(List.of(job(), job(), job()));
+			});
+
+			assertThat(receive(listening)).containsExactly("default");
+		}
+	}
+
+	@Test
+	void jobsNotDueNowAndStoresThatDoNotNotifySendNothing() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			database.store().enqueue(new NewJob("default", "greet", "{}", 5, null, Duration.ofHours(1), 3, null));
+			new PostgresJobStore(otherNode, false).enqueue(job());
+			new PostgresJobStore(otherNode, false).enqueueAll(List.of(job()));
+
+			assertThat(receive(listening)).isEmpty();
+		}
+	}
+
+	private void startListeningRuntime() {
+		JobRuntime runtime = fixture.startRuntime(SLOW_POLL, new CountingListener());
+		runtime.addWakeupSource(new PostgresNotificationListener(database.dataSource()));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !listenerPids().isEmpty());
+	}
+
+	private static NewJob job() {
+		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{\"name\":\"n\",\"count\":1}", 5, null, Duration.ZERO,
+				3, null);
+	}
+
+	private int listenerPid() {
+		return listenerPids().get(0);
+	}
+
+	private List<Integer> listenerPids() {
+		return fixture.jdbc()
+			.sql("SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN jobqueue_ready' AND pid <> pg_backend_pid()")
+			.query(Integer.class)
+			.list();
+	}
+
+	private static void listen(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN jobqueue_ready");
+		}
+	}
+
+	/** What arrives within a second. */
+	private static List<String> receive(Connection connection) throws SQLException {
+		List<String> payloads = new ArrayList<>();
+		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+		while (System.nanoTime() < deadline) {
+			PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(100);
+			if (notifications != null) {
+				for (PGNotification notification : notifications) {
+					payloads.add(notification.getParameter());
+				}
+			}
+		}
+		return payloads;
+	}
+}
