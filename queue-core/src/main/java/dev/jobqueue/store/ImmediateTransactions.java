@@ -108,7 +108,7 @@ final class ImmediateTransactions implements InvocationHandler {
 
 	private void beginImmediateInGate() throws SQLException {
 		SQLiteConnectionConfig config = target.unwrap(SQLiteConnection.class).getConnectionConfig();
-		SqliteBusy.retry("BEGIN IMMEDIATE", () -> {
+		SqliteBusyRetry.retry("BEGIN IMMEDIATE", () -> {
 			TransactionMode previous = config.getTransactionMode();
 			config.setTransactionMode(TransactionMode.IMMEDIATE);
 			try {

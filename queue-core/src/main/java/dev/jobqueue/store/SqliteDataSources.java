@@ -64,7 +64,7 @@ public final class SqliteDataSources {
 
 	private static void requireWal(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-			String mode = SqliteBusy.retry("PRAGMA journal_mode", () -> walOrCurrentMode(statement));
+			String mode = SqliteBusyRetry.retry("PRAGMA journal_mode", () -> walOrCurrentMode(statement));
 			if (!"wal".equalsIgnoreCase(mode)) {
 				throw new IllegalStateException("jobqueue needs SQLite's WAL journal mode, and the database at "
 						+ connection.getMetaData().getURL() + " stays in '" + mode + "' mode: use a database file "

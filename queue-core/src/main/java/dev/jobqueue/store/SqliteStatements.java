@@ -22,7 +22,7 @@ final class SqliteStatements {
 		if (inTransaction()) {
 			return statement.get();
 		}
-		return dataSource.gate().write(() -> SqliteBusy.retry(what, statement::get));
+		return dataSource.gate().write(() -> SqliteBusyRetry.retry(what, statement::get));
 	}
 
 	/** A statement that only reads: in WAL mode it never waits for a writer, but may meet a busy recovery. */
@@ -30,7 +30,7 @@ final class SqliteStatements {
 		if (inTransaction()) {
 			return statement.get();
 		}
-		return SqliteBusy.retry(what, statement::get);
+		return SqliteBusyRetry.retry(what, statement::get);
 	}
 
 	private boolean inTransaction() {
