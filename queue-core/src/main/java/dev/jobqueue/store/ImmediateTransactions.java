@@ -18,7 +18,8 @@ import org.sqlite.SQLiteConnectionConfig;
  * another connection committed in between, SQLite refuses at once ({@code SQLITE_BUSY}) without
  * consulting the busy timeout, since waiting cannot help a transaction that read an outdated snapshot.
  * {@code BEGIN IMMEDIATE} waits for the lock up front, where waiting works, and is retried when even
- * the busy timeout ran out.
+ * the busy timeout ran out. Before it, the transaction lines up at the process's {@link SqliteWriteGate},
+ * which it leaves when it commits, rolls back or its connection closes.
  *
  * <p>The immediate mode is set only for the {@code BEGIN} sent here, not left on the connection:
  * sqlite-jdbc begins the next transaction right after each commit while auto-commit is off, and an
@@ -29,13 +30,19 @@ final class ImmediateTransactions implements InvocationHandler {
 
 	private final Connection target;
 
-	private ImmediateTransactions(Connection target) {
+	private final SqliteWriteGate gate;
+
+	/** Whether the transaction under way entered the gate, which it leaves as it ends. */
+	private boolean inGate;
+
+	private ImmediateTransactions(Connection target, SqliteWriteGate gate) {
 		this.target = target;
+		this.gate = gate;
 	}
 
-	static Connection of(Connection target) {
+	static Connection of(Connection target, SqliteWriteGate gate) {
 		return (Connection) Proxy.newProxyInstance(ImmediateTransactions.class.getClassLoader(),
-				new Class<?>[] { Connection.class }, new ImmediateTransactions(target));
+				new Class<?>[] { Connection.class }, new ImmediateTransactions(target, gate));
 	}
 
 	@Override
@@ -52,10 +59,18 @@ final class ImmediateTransactions implements InvocationHandler {
 					beginImmediate();
 					return null;
 				}
-				break;
+				return endingTransaction(method, args);
+			case "commit", "close":
+				return endingTransaction(method, args);
+			case "rollback":
+				// A rollback to a savepoint leaves the transaction going.
+				return args == null ? endingTransaction(method, args) : invokeTarget(method, args);
 			default:
-				break;
+				return invokeTarget(method, args);
 		}
+	}
+
+	private Object invokeTarget(Method method, Object[] args) throws Throwable {
 		try {
 			return method.invoke(target, args);
 		}
@@ -64,9 +79,36 @@ final class ImmediateTransactions implements InvocationHandler {
 		}
 	}
 
+	/** Leaves the gate once the transaction is over: committed, rolled back, or its connection closed. */
+	private Object endingTransaction(Method method, Object[] args) throws Throwable {
+		try {
+			return invokeTarget(method, args);
+		}
+		finally {
+			if (inGate) {
+				inGate = false;
+				gate.leave();
+			}
+		}
+	}
+
 	private void beginImmediate() throws SQLException {
+		inGate = gate.enter();
+		try {
+			beginImmediateInGate();
+		}
+		catch (SQLException | RuntimeException ex) {
+			if (inGate) {
+				inGate = false;
+				gate.leave();
+			}
+			throw ex;
+		}
+	}
+
+	private void beginImmediateInGate() throws SQLException {
 		SQLiteConnectionConfig config = target.unwrap(SQLiteConnection.class).getConnectionConfig();
-		SqliteBusy.retry("BEGIN IMMEDIATE", () -> {
+		SqliteBusyRetry.retry("BEGIN IMMEDIATE", () -> {
 			TransactionMode previous = config.getTransactionMode();
 			config.setTransactionMode(TransactionMode.IMMEDIATE);
 			try {

@@ -23,8 +23,8 @@ public final class JobStores {
 	}
 
 	/**
-	 * The store for a vendor named in configuration ({@code postgresql}, {@code sqlite}); fails naming the supported
-	 * ones for any other.
+	 * The store for a vendor named in configuration ({@code postgresql}, {@code sqlite}); fails naming the
+	 * supported ones for any other.
 	 */
 	public static JobStore forVendor(String vendor, DataSource dataSource) {
 		return switch (vendor.toLowerCase(Locale.ROOT)) {

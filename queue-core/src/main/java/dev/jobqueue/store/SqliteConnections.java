@@ -3,18 +3,20 @@ package dev.jobqueue.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
 
+import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConnection;
 
 /**
  * Prepares each physical SQLite connection once, the first time the queue takes it from the pool:
  * <ul>
- * <li>{@code busy_timeout}: a connection that finds the write lock taken waits for it (SQLite's busy
- * handler) instead of failing at once; raised to {@link SqliteDataSources#BUSY_TIMEOUT}, never
- * lowered;</li>
+ * <li>a busy handler: a connection that finds the write lock taken waits for it instead of failing at
+ * once, trying again every millisecond or so ({@link SqliteBusyHandler}) for the application's
+ * {@code busy_timeout} or {@link SqliteDataSources#BUSY_TIMEOUT}, whichever is longer;</li>
  * <li>{@code synchronous=NORMAL} where it is SQLite's default, {@code FULL}: in WAL mode a commit then
  * writes the WAL without waiting for the disk, and the disk is synced at checkpoints. A crash of the
  * process loses nothing; a power loss or an OS crash may roll back the last commits, and never
@@ -42,9 +44,9 @@ final class SqliteConnections {
 		}
 		try (Statement statement = connection.createStatement()) {
 			long busyTimeout = Long.parseLong(SqliteDataSources.single(statement, "PRAGMA busy_timeout"));
-			if (busyTimeout < SqliteDataSources.BUSY_TIMEOUT.toMillis()) {
-				sqlite.setBusyTimeout((int) SqliteDataSources.BUSY_TIMEOUT.toMillis());
-			}
+			Duration wait = SqliteDataSources.BUSY_TIMEOUT.compareTo(Duration.ofMillis(busyTimeout)) > 0
+					? SqliteDataSources.BUSY_TIMEOUT : Duration.ofMillis(busyTimeout);
+			BusyHandler.setHandler(sqlite, new SqliteBusyHandler(wait));
 			int synchronous = Integer.parseInt(SqliteDataSources.single(statement, "PRAGMA synchronous"));
 			if (synchronous == SYNCHRONOUS_FULL) {
 				statement.execute("PRAGMA synchronous = NORMAL");

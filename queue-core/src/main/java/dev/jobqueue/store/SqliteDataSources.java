@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 import javax.sql.DataSource;
 
@@ -17,7 +19,8 @@ import javax.sql.DataSource;
  * <li>every connection the queue takes waits up to {@link #BUSY_TIMEOUT} for the write lock and
  * commits with {@code synchronous=NORMAL} (see {@link SqliteConnections});</li>
  * <li>every transaction the queue begins is {@code BEGIN IMMEDIATE}: it takes the write lock at its
- * start, while waiting can still help (see {@link ImmediateTransactions}).</li>
+ * start, while waiting can still help (see {@link ImmediateTransactions});</li>
+ * <li>the queue's writers in this process line up for the write lock ({@link SqliteWriteGate}).</li>
  * </ul>
  * Statements that join a transaction the application began on its own {@code DataSource} (an enqueue
  * inside {@code @Transactional}) run on the application's connection, with the application's settings.
@@ -26,6 +29,9 @@ public final class SqliteDataSources {
 
 	/** How long a connection of the queue waits for another one's write lock before SQLite reports busy. */
 	public static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Weakly: an application that closes a {@code DataSource} and makes another leaves nothing behind. */
+	private static final Map<DataSource, SqliteWriteGate> gates = new WeakHashMap<>();
 
 	private SqliteDataSources() {
 	}
@@ -37,17 +43,28 @@ public final class SqliteDataSources {
 	 * WAL, and fails when it cannot be.
 	 */
 	public static DataSource forQueue(DataSource dataSource) {
-		if (dataSource instanceof SqliteQueueDataSource) {
-			return dataSource;
+		return queueView(dataSource);
+	}
+
+	static SqliteQueueDataSource queueView(DataSource dataSource) {
+		if (dataSource instanceof SqliteQueueDataSource queue) {
+			return queue;
 		}
-		SqliteQueueDataSource queue = new SqliteQueueDataSource(dataSource);
+		SqliteQueueDataSource queue = new SqliteQueueDataSource(dataSource, gateOf(dataSource));
 		requireWal(queue);
 		return queue;
 	}
 
+	/** One gate per database, however many views of it the queue makes. */
+	private static SqliteWriteGate gateOf(DataSource dataSource) {
+		synchronized (gates) {
+			return gates.computeIfAbsent(dataSource, d -> new SqliteWriteGate());
+		}
+	}
+
 	private static void requireWal(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-			String mode = SqliteBusy.retry("PRAGMA journal_mode", () -> walOrCurrentMode(statement));
+			String mode = SqliteBusyRetry.retry("PRAGMA journal_mode", () -> walOrCurrentMode(statement));
 			if (!"wal".equalsIgnoreCase(mode)) {
 				throw new IllegalStateException("jobqueue needs SQLite's WAL journal mode, and the database at "
 						+ connection.getMetaData().getURL() + " stays in '" + mode + "' mode: use a database file "

@@ -28,7 +28,7 @@ final class SqliteEnqueue {
 		// The conflict target repeats the partial unique index's predicate, so that only an unfinished job
 		// with the same key counts as a duplicate; a finished one does not block a new enqueue.
 		while (true) {
-			Optional<Long> inserted = statements.run("enqueue", () -> jdbc.sql("""
+			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
 					INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key,
 					                          created_at)
 					VALUES (:queue, :kind, :payload, 'ready', :priority,
@@ -68,7 +68,7 @@ final class SqliteEnqueue {
 	}
 
 	private Optional<Long> findUnfinishedByUniqueKey(String uniqueKey) {
-		return statements.run("find by unique key", () -> jdbc.sql("""
+		return statements.read("find by unique key", () -> jdbc.sql("""
 				SELECT id FROM jobqueue_job
 				WHERE unique_key = :uniqueKey AND state IN ('ready', 'running')""")
 			.param("uniqueKey", uniqueKey)

@@ -39,7 +39,7 @@ public final class SqliteJobStore implements JobStore {
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
 	public SqliteJobStore(DataSource dataSource) {
-		DataSource queue = SqliteDataSources.forQueue(dataSource);
+		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
 		this.enqueue = new SqliteEnqueue(jdbc, statements, new TransactionTemplate(new JdbcTransactionManager(queue)));
@@ -64,7 +64,7 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public Optional<Job> find(long id) {
-		return statements.run("find", () -> jdbc.sql("""
+		return statements.read("find", () -> jdbc.sql("""
 				SELECT id, queue, kind, payload, state, priority, run_at, attempt, max_attempts, lease_owner,
 				       lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at
 				FROM jobqueue_job WHERE id = :id""")
@@ -75,14 +75,14 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean cancel(long id) {
-		return statements.run("cancel", () -> jdbc.sql("""
+		return statements.write("cancel", () -> jdbc.sql("""
 				UPDATE jobqueue_job SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 				WHERE id = :id AND state = 'ready'""").param("id", id).update()) == 1;
 	}
 
 	@Override
 	public boolean retryDead(long id) {
-		return statements.run("retry dead", () -> jdbc.sql("""
+		return statements.write("retry dead", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    finished_at = NULL
@@ -137,7 +137,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
 		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
-		statements.run("count", () -> {
+		statements.read("count", () -> {
 			counts.clear();
 			jdbc.sql("SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state").query(rs -> {
 				counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))

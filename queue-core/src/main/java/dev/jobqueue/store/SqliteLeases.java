@@ -31,7 +31,7 @@ final class SqliteLeases {
 		// The subquery picks the due rows in claim order from the partial ready index (queue, priority,
 		// run_at, id), so LIMIT stops after :limit entries. The lease token grows at every claim so that
 		// writes from any earlier execution are fenced off.
-		List<ClaimedJob> claimed = statements.run("claim", () -> jdbc.sql("""
+		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 				    lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
@@ -54,7 +54,7 @@ final class SqliteLeases {
 	}
 
 	boolean complete(Lease lease, String resultJson) {
-		return statements.run("complete", () -> jdbc.sql("""
+		return statements.write("complete", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = :result,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
@@ -72,7 +72,7 @@ final class SqliteLeases {
 		}
 		// The batch travels as one JSON array of [id, token, result] that json_each turns into rows, as
 		// unnest of arrays does on PostgreSQL; ->> 2 reads the result back as the JSON text it holds.
-		List<Lease> written = statements.run("complete all", () -> jdbc.sql("""
+		List<Lease> written = statements.write("complete all", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = done.value ->> 2,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
@@ -91,7 +91,7 @@ final class SqliteLeases {
 	}
 
 	boolean retryLater(Lease lease, Duration delay, String error) {
-		return statements.run("retry", () -> jdbc.sql("""
+		return statements.write("retry", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
 				    last_error = :error, lease_owner = NULL, lease_expires_at = NULL
@@ -104,7 +104,7 @@ final class SqliteLeases {
 	}
 
 	boolean fail(Lease lease, String error) {
-		return statements.run("fail", () -> jdbc.sql("""
+		return statements.write("fail", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'dead', last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    lease_owner = NULL, lease_expires_at = NULL
@@ -116,7 +116,7 @@ final class SqliteLeases {
 	}
 
 	boolean release(Lease lease) {
-		return statements.run("release", () -> jdbc.sql("""
+		return statements.write("release", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
@@ -129,7 +129,7 @@ final class SqliteLeases {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		return new HashSet<>(statements.run("heartbeat", () -> jdbc.sql("""
+		return new HashSet<>(statements.write("heartbeat", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis
 				FROM json_each(:leases) AS held

@@ -21,7 +21,7 @@ final class SqliteMaintenance {
 		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
 		// the lease token) matches nothing. A reaped attempt stays counted, so a job that kills its worker
 		// every time still ends dead. Reapers in several processes simply take turns.
-		return statements.run("reap", () -> jdbc.sql("""
+		return statements.write("reap", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
 				    finished_at = CASE WHEN attempt >= max_attempts
@@ -42,7 +42,7 @@ final class SqliteMaintenance {
 	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
 		// current millisecond is past a retention of zero.
-		return statements.run("prune", () -> jdbc.sql("""
+		return statements.write("prune", () -> jdbc.sql("""
 				DELETE FROM jobqueue_job WHERE id IN (
 				    SELECT id FROM jobqueue_job
 				    WHERE (state IN ('succeeded', 'cancelled')

@@ -10,7 +10,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * The application's SQLite {@code DataSource} as the queue uses it: each connection prepared by
- * {@link SqliteConnections}, and its transactions begun {@code IMMEDIATE}.
+ * {@link SqliteConnections}, and its transactions begun {@code IMMEDIATE} once through the process's
+ * {@link SqliteWriteGate}.
  *
  * <p>As an {@link InfrastructureProxy} it is the same transactional resource as the {@code DataSource}
  * it wraps: a transaction the application began there is found from here (an enqueue joins it, as the
@@ -19,8 +20,15 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 final class SqliteQueueDataSource extends DelegatingDataSource implements InfrastructureProxy {
 
-	SqliteQueueDataSource(DataSource application) {
+	private final SqliteWriteGate gate;
+
+	SqliteQueueDataSource(DataSource application, SqliteWriteGate gate) {
 		super(application);
+		this.gate = gate;
+	}
+
+	SqliteWriteGate gate() {
+		return gate;
 	}
 
 	@Override
@@ -33,7 +41,7 @@ final class SqliteQueueDataSource extends DelegatingDataSource implements Infras
 		return prepared(obtainTargetDataSource().getConnection(username, password));
 	}
 
-	private static Connection prepared(Connection connection) throws SQLException {
+	private Connection prepared(Connection connection) throws SQLException {
 		try {
 			SqliteConnections.prepare(connection);
 		}
@@ -41,7 +49,7 @@ final class SqliteQueueDataSource extends DelegatingDataSource implements Infras
 			connection.close();
 			throw ex;
 		}
-		return ImmediateTransactions.of(connection);
+		return ImmediateTransactions.of(connection, gate);
 	}
 
 	@Override

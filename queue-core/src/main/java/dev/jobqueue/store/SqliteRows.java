@@ -3,6 +3,7 @@ package dev.jobqueue.store;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -54,7 +55,7 @@ final class SqliteRows {
 	/** {@code [[id, token, result JSON as a string or null], …]}. */
 	static String completionsJson(Collection<Completion> completions) {
 		return JSON.writeValueAsString(completions.stream()
-			.map(c -> java.util.Arrays.asList(c.lease().jobId(), c.lease().token(), c.result()))
+			.map(c -> Arrays.asList(c.lease().jobId(), c.lease().token(), c.result()))
 			.toList());
 	}
 }

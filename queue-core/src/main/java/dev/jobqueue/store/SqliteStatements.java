@@ -2,8 +2,6 @@ package dev.jobqueue.store;
 
 import java.util.function.Supplier;
 
-import javax.sql.DataSource;
-
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -13,16 +11,29 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class SqliteStatements {
 
-	private final DataSource dataSource;
+	private final SqliteQueueDataSource dataSource;
 
-	SqliteStatements(DataSource dataSource) {
+	SqliteStatements(SqliteQueueDataSource dataSource) {
 		this.dataSource = dataSource;
 	}
 
-	<T> T run(String what, Supplier<T> statement) {
-		if (TransactionSynchronizationManager.hasResource(dataSource)) {
+	/** A statement that writes: on its own, it lines up at the process's write gate first. */
+	<T> T write(String what, Supplier<T> statement) {
+		if (inTransaction()) {
 			return statement.get();
 		}
-		return SqliteBusy.retry(what, statement::get);
+		return dataSource.gate().write(() -> SqliteBusyRetry.retry(what, statement::get));
+	}
+
+	/** A statement that only reads: in WAL mode it never waits for a writer, but may meet a busy recovery. */
+	<T> T read(String what, Supplier<T> statement) {
+		if (inTransaction()) {
+			return statement.get();
+		}
+		return SqliteBusyRetry.retry(what, statement::get);
+	}
+
+	private boolean inTransaction() {
+		return TransactionSynchronizationManager.hasResource(dataSource);
 	}
 }

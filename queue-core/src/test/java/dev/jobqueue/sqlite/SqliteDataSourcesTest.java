@@ -53,20 +53,45 @@ class SqliteDataSourcesTest {
 	}
 
 	@Test
-	void connectionsTheQueueTakesWaitForTheWriteLockAndCommitWithSynchronousNormal() {
+	void connectionsTheQueueTakesCommitWithSynchronousNormal() {
 		DataSource queue = SqliteDataSources.forQueue(file());
 
-		assertThat(pragma(queue, "busy_timeout")).isEqualTo("5000");
 		assertThat(pragma(queue, "synchronous")).isEqualTo("1");
 	}
 
 	@Test
 	void aConnectionTheApplicationSetToExtraKeepsIt() {
 		DataSource queue = SqliteDataSources.forQueue(plain("jdbc:sqlite:" + directory.resolve("app.db")
-				+ "?synchronous=EXTRA&busy_timeout=60000"));
+				+ "?synchronous=EXTRA"));
 
 		assertThat(pragma(queue, "synchronous")).isEqualTo("3");
-		assertThat(pragma(queue, "busy_timeout")).isEqualTo("60000");
+	}
+
+	@Test
+	void aWriteOfTheQueueWaitsForAnotherConnectionsWriteLockInsteadOfFailing() throws Exception {
+		DataSource application = plain("jdbc:sqlite:" + directory.resolve("app.db") + "?busy_timeout=0");
+		DataSource queue = SqliteDataSources.forQueue(application);
+		JdbcClient.create(application).sql("CREATE TABLE note (text TEXT)").update();
+
+		try (Connection holder = application.getConnection(); Statement statement = holder.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			Thread releaser = new Thread(() -> {
+				try {
+					Thread.sleep(300);
+					statement.execute("COMMIT");
+				}
+				catch (InterruptedException | SQLException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			releaser.start();
+			long start = System.nanoTime();
+
+			JdbcClient.create(queue).sql("INSERT INTO note VALUES ('waited')").update();
+
+			assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(250);
+			releaser.join();
+		}
 	}
 
 	@Test

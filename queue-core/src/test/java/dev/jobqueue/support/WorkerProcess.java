@@ -16,7 +16,9 @@ import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
+import dev.jobqueue.store.SqliteChangeWatcher;
 
 /**
  * A worker JVM for the multi-process tests: runs the {@code work} kind, which records when each
@@ -60,8 +62,13 @@ public final class WorkerProcess {
 			.withPollInterval(Duration.ofMillis(100))
 			.withLease(lease, lease.dividedBy(4))
 			.withReaperInterval(Duration.ofMillis(250));
-		JobRuntime runtime = new JobRuntime(JobStores.forDataSource(dataSource), handlers, QueueFixture.JSON, settings,
-				JobListener.NONE, new TransactionTemplate(new JdbcTransactionManager(dataSource)));
+		JobStore store = JobStores.forDataSource(dataSource);
+		JobRuntime runtime = new JobRuntime(store, handlers, QueueFixture.JSON, settings, JobListener.NONE,
+				new TransactionTemplate(new JdbcTransactionManager(dataSource)));
+		if ("sqlite".equals(store.vendor())) {
+			runtime.addWakeupSource(new SqliteChangeWatcher(dataSource, settings.queues().keySet(),
+					SqliteChangeWatcher.DEFAULT_INTERVAL));
+		}
 		runtime.start();
 		System.out.println("worker " + worker + " started");
 		Thread.currentThread().join();

@@ -31,6 +31,7 @@ import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
+import dev.jobqueue.store.SqliteChangeWatcher;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -121,6 +122,11 @@ public final class JobQueueAutoConfiguration {
 					properties.toRuntimeSettings(), JobListeners.of(listeners),
 					HandlerTransactions.on(resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
+			if ("sqlite".equals(store.vendor())) {
+				// Jobs that other processes commit to the same file wake these workers within milliseconds.
+				runtime.addWakeupSource(new SqliteChangeWatcher(resolved, properties.getQueues().keySet(),
+						SqliteChangeWatcher.DEFAULT_INTERVAL));
+			}
 			return runtime;
 		}
 

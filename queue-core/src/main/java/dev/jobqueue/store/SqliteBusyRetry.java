@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
  * or checkpointed). Retrying is safe only where the refused statement began the transaction, so it
  * changed nothing: an autocommit statement, or a {@code BEGIN IMMEDIATE}.
  */
-final class SqliteBusy {
+final class SqliteBusyRetry {
 
-	private static final Logger log = LoggerFactory.getLogger(SqliteBusy.class);
+	private static final Logger log = LoggerFactory.getLogger(SqliteBusyRetry.class);
 
 	/** Attempts in all; each one may itself wait the busy timeout. */
 	static final int MAX_ATTEMPTS = 6;
@@ -25,7 +25,7 @@ final class SqliteBusy {
 
 	private static final int SQLITE_LOCKED = 6;
 
-	private SqliteBusy() {
+	private SqliteBusyRetry() {
 	}
 
 	/** Something that can be refused with {@code SQLITE_BUSY} before it changed anything. */

@@ -1,0 +1,74 @@
+package dev.jobqueue.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.SqliteTestDatabase;
+
+/** Commits made on other connections wake the queues that now have due jobs, and only those. */
+class SqliteChangeWatcherTest {
+
+	private static SqliteTestDatabase database;
+
+	private final List<String> woken = new CopyOnWriteArrayList<>();
+
+	private QueueFixture fixture;
+
+	private SqliteChangeWatcher watcher;
+
+	@BeforeAll
+	static void openDatabase() {
+		database = new SqliteTestDatabase();
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		database.close();
+	}
+
+	@BeforeEach
+	void startWatching() {
+		fixture = new QueueFixture(database);
+		watcher = new SqliteChangeWatcher(database.dataSource(), List.of("default", "mail"), Duration.ofMillis(5));
+		watcher.start(woken::add);
+	}
+
+	@AfterEach
+	void stopWatching() {
+		watcher.stop();
+		fixture.close();
+	}
+
+	@Test
+	void aJobCommittedOnAnotherConnectionWakesItsQueueAtOnce() throws InterruptedException {
+		// Past the watcher's first look, so that only the change of data_version can wake it.
+		Thread.sleep(100);
+		fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().queue("mail"));
+
+		await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(woken).contains("mail"));
+		assertThat(woken).doesNotContain("default");
+	}
+
+	@Test
+	void aCommitThatLeavesNoDueJobWakesNobody() throws InterruptedException {
+		fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+
+		Thread.sleep(200);
+
+		assertThat(woken).isEmpty();
+	}
+}

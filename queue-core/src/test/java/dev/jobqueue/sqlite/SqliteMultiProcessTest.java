@@ -1,0 +1,208 @@
+package dev.jobqueue.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobQueue.NewJobRequest;
+import dev.jobqueue.JobState;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.support.EnqueuerProcess;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.SqliteTestDatabase;
+import dev.jobqueue.support.WorkerProcess;
+import dev.jobqueue.support.WorkerProcesses;
+
+/**
+ * Several JVMs on one SQLite file: three workers drain a backlog while a fourth enqueues 200 jobs a
+ * second. Every job ends succeeded, no busy or locked error surfaces, nothing is logged at ERROR, and the
+ * file passes SQLite's integrity check afterwards.
+ */
+class SqliteMultiProcessTest {
+
+	private static final int BACKLOG = 10_000;
+
+	private static final int ENQUEUED_PER_SECOND = 200;
+
+	private static final int ENQUEUED = 1_000;
+
+	private static final int HANDLER_MILLIS = 1;
+
+	private static final long LEASE_MILLIS = 3_000;
+
+	private static SqliteTestDatabase database;
+
+	private JdbcClient jdbc;
+
+	@BeforeAll
+	static void openDatabase() {
+		database = new SqliteTestDatabase(4);
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		database.close();
+	}
+
+	@BeforeEach
+	void backlog() {
+		database.reset();
+		jdbc = JdbcClient.create(database.dataSource());
+		jdbc.sql("DROP TABLE IF EXISTS test_execution").update();
+		jdbc.sql("""
+				CREATE TABLE test_execution (id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, worker TEXT NOT NULL,
+				                             started_at INTEGER NOT NULL, finished_at INTEGER)""").update();
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RetryPolicy.DEFAULT,
+				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, name -> {
+				});
+		for (int from = 0; from < BACKLOG; from += 1000) {
+			queue.enqueueAll(IntStream.range(from, from + 1000)
+				.mapToObj(i -> new NewJobRequest("work", new Greeting("backlog", HANDLER_MILLIS)))
+				.toList());
+		}
+	}
+
+	@Test
+	void threeWorkerJvmsDrainTheBacklogWhileAFourthEnqueuesEachJobRunningExactlyOnce() throws Exception {
+		try (WorkerProcesses processes = new WorkerProcesses()) {
+			long start = System.nanoTime();
+			Process enqueuer = startEnqueuer(processes, ENQUEUED);
+			List<String> workers = List.of("worker-1", "worker-2", "worker-3");
+			for (String worker : workers) {
+				startWorker(processes, worker);
+			}
+
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+				.until(() -> succeeded() == BACKLOG + ENQUEUED);
+			double seconds = (System.nanoTime() - start) / 1e9;
+			System.out.printf("3 worker JVMs ran %d jobs (%d enqueued meanwhile at %d/s) in %.1f s: %.0f jobs/s%n",
+					BACKLOG + ENQUEUED, ENQUEUED, ENQUEUED_PER_SECOND, seconds, (BACKLOG + ENQUEUED) / seconds);
+
+			assertThat(enqueuer.waitFor()).isZero();
+			assertThat(jdbc.sql("SELECT count(*) FROM test_execution").query(Long.class).single())
+				.as("executions, one per job").isEqualTo(BACKLOG + ENQUEUED);
+			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
+				.isEqualTo(BACKLOG + ENQUEUED);
+			assertThat(problems(processes, Stream.concat(workers.stream(), Stream.of("enqueuer")).toList())).isEmpty();
+		}
+		assertThat(integrityCheck()).isEqualTo("ok");
+	}
+
+	@Test
+	void aWorkerJvmKilledMidDrainLosesNoJobAndNoJobRunsOnTwoJvmsAtOnce() throws Exception {
+		try (WorkerProcesses processes = new WorkerProcesses()) {
+			Process enqueuer = startEnqueuer(processes, ENQUEUED);
+			Process victim = startWorker(processes, "victim");
+			startWorker(processes, "survivor-1");
+			startWorker(processes, "survivor-2");
+			await().atMost(Duration.ofSeconds(60)).until(() -> succeeded() >= BACKLOG / 4);
+
+			victim.destroyForcibly().waitFor();
+			long killedAt = System.currentTimeMillis();
+
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+				.until(() -> succeeded() == BACKLOG + ENQUEUED);
+			assertThat(victim.exitValue()).isEqualTo(137);
+			assertThat(enqueuer.waitFor()).isZero();
+			assertThat(overlappingExecutions(killedAt)).isEmpty();
+			assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE attempt = 2 AND last_error LIKE '%expired%'")
+				.query(Long.class)
+				.single()).as("jobs the victim held, run again once their lease expired").isPositive();
+			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
+				.isEqualTo(BACKLOG + ENQUEUED);
+			assertThat(problems(processes, List.of("survivor-1", "survivor-2", "enqueuer"))).isEmpty();
+		}
+		assertThat(integrityCheck()).isEqualTo("ok");
+	}
+
+	@Test
+	void aJobEnqueuedByAProcessThatHaltsRightAfterItsCommitIsStillThereAndRuns() throws Exception {
+		database.reset();
+		try (WorkerProcesses processes = new WorkerProcesses()) {
+			Process enqueuer = startEnqueuer(processes, 1);
+			assertThat(enqueuer.waitFor()).isZero();
+			long id = Long.parseLong(lines(processes, "enqueuer").stream()
+				.filter(line -> line.startsWith("enqueued "))
+				.findFirst()
+				.orElseThrow()
+				.substring("enqueued ".length()));
+			assertThat(database.store().find(id)).hasValueSatisfying(job -> assertThat(job.state()).isEqualTo(JobState.ready));
+
+			startWorker(processes, "worker");
+
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> database.store().find(id).orElseThrow().state() == JobState.succeeded);
+		}
+		assertThat(integrityCheck()).isEqualTo("ok");
+	}
+
+	private static Process startWorker(WorkerProcesses processes, String name) throws IOException {
+		return processes.start(WorkerProcess.class, name, database.jdbcUrl(), name, String.valueOf(LEASE_MILLIS));
+	}
+
+	private static Process startEnqueuer(WorkerProcesses processes, int count) throws IOException {
+		return processes.start(EnqueuerProcess.class, "enqueuer", database.jdbcUrl(),
+				String.valueOf(ENQUEUED_PER_SECOND), String.valueOf(count), String.valueOf(HANDLER_MILLIS));
+	}
+
+	private static long succeeded() {
+		return database.store()
+			.countByQueueAndState()
+			.getOrDefault("default", Map.of())
+			.getOrDefault(JobState.succeeded, 0L);
+	}
+
+	/** Lines logged at ERROR, and any mention of SQLite being busy or locked, in the given processes' output. */
+	private static List<String> problems(WorkerProcesses processes, List<String> names) {
+		return names.stream()
+			.flatMap(name -> lines(processes, name).stream().map(line -> name + ": " + line))
+			.filter(line -> line.contains(" ERROR ") || line.contains("SQLITE_BUSY") || line.contains("locked"))
+			.toList();
+	}
+
+	private static List<String> lines(WorkerProcesses processes, String name) {
+		try {
+			return Files.readAllLines(processes.log(name));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Pairs of executions of one job on two JVMs whose intervals overlap; a killed one ends at the kill. */
+	private List<String> overlappingExecutions(long killedAt) {
+		return jdbc.sql("""
+				SELECT a.job_id || ': ' || a.worker || ' and ' || b.worker
+				FROM test_execution a JOIN test_execution b ON a.job_id = b.job_id AND a.id < b.id
+				WHERE a.worker <> b.worker
+				  AND a.started_at < COALESCE(b.finished_at, :killedAt)
+				  AND b.started_at < COALESCE(a.finished_at, :killedAt)""")
+			.param("killedAt", killedAt)
+			.query(String.class)
+			.list();
+	}
+
+	private static String integrityCheck() {
+		return JdbcClient.create(database.dataSource()).sql("PRAGMA integrity_check").query(String.class).single();
+	}
+}
