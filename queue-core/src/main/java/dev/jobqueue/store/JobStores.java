@@ -19,7 +19,15 @@ public final class JobStores {
 
 	/** The store for {@code dataSource}'s database; fails naming the supported ones for any other. */
 	public static JobStore forDataSource(DataSource dataSource) {
-		return forVendor(vendorOf(dataSource), dataSource);
+		return forDataSource(dataSource, true);
+	}
+
+	/**
+	 * The store for {@code dataSource}'s database; {@code notify} false keeps a PostgreSQL store from sending
+	 * notifications (poll-only operation, behind PgBouncer's transaction pooling).
+	 */
+	public static JobStore forDataSource(DataSource dataSource, boolean notify) {
+		return forVendor(vendorOf(dataSource), dataSource, notify);
 	}
 
 	/**
@@ -27,8 +35,13 @@ public final class JobStores {
 	 * supported ones for any other.
 	 */
 	public static JobStore forVendor(String vendor, DataSource dataSource) {
+		return forVendor(vendor, dataSource, true);
+	}
+
+	/** As {@link #forVendor(String, DataSource)}, with PostgreSQL's notifications on or off. */
+	public static JobStore forVendor(String vendor, DataSource dataSource, boolean notify) {
 		return switch (vendor.toLowerCase(Locale.ROOT)) {
-			case "postgresql" -> new PostgresJobStore(dataSource);
+			case "postgresql" -> new PostgresJobStore(dataSource, notify);
 			case "sqlite" -> new SqliteJobStore(dataSource);
 			default -> throw new IllegalStateException(
 					"jobqueue does not support the database '" + vendor + "'; supported: " + SUPPORTED);

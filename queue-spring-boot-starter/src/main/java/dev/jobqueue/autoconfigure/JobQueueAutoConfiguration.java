@@ -31,6 +31,7 @@ import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
+import dev.jobqueue.store.PostgresNotificationListener;
 import dev.jobqueue.store.SqliteChangeWatcher;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -53,10 +54,10 @@ public final class JobQueueAutoConfiguration {
 			ObjectProvider<DataSource> dataSource) {
 		DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
 		if (properties.getDialect() == null) {
-			return JobStores.forDataSource(resolved);
+			return JobStores.forDataSource(resolved, properties.isNotify());
 		}
 		try {
-			return JobStores.forVendor(properties.getDialect(), resolved);
+			return JobStores.forVendor(properties.getDialect(), resolved, properties.isNotify());
 		}
 		catch (IllegalStateException ex) {
 			throw new IllegalStateException("Invalid jobqueue.dialect: " + ex.getMessage(), ex);
@@ -122,6 +123,10 @@ public final class JobQueueAutoConfiguration {
 					properties.toRuntimeSettings(), JobListeners.of(listeners),
 					HandlerTransactions.on(resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
+			if ("postgresql".equals(store.vendor()) && properties.isNotify()) {
+				// Jobs that other nodes enqueue wake these workers at once, through LISTEN on one connection.
+				runtime.addWakeupSource(new PostgresNotificationListener(resolved));
+			}
 			if ("sqlite".equals(store.vendor())) {
 				// Jobs that other processes commit to the same file wake these workers within milliseconds.
 				runtime.addWakeupSource(new SqliteChangeWatcher(resolved, properties.getQueues().keySet(),

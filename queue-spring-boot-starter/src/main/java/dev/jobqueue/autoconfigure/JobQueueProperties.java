@@ -52,6 +52,13 @@ public class JobQueueProperties implements Validator {
 	 */
 	private List<String> externalKinds = new ArrayList<>();
 
+	/**
+	 * Whether PostgreSQL nodes wake each other's workers with LISTEN/NOTIFY: an enqueue of a due job
+	 * notifies, and each worker node keeps one connection listening. Turn off behind PgBouncer in
+	 * transaction pooling mode, where LISTEN cannot work; workers then find new jobs by polling.
+	 */
+	private boolean notify = true;
+
 	/** How long an idle poller sleeps when nothing wakes it. */
 	private Duration pollInterval = Duration.ofSeconds(1);
 
@@ -126,6 +133,14 @@ public class JobQueueProperties implements Validator {
 
 	public void setExternalKinds(List<String> externalKinds) {
 		this.externalKinds = externalKinds;
+	}
+
+	public boolean isNotify() {
+		return notify;
+	}
+
+	public void setNotify(boolean notify) {
+		this.notify = notify;
 	}
 
 	public Duration getPollInterval() {

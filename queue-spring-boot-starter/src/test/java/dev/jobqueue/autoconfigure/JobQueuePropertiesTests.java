@@ -37,6 +37,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getQueues()).containsOnlyKeys("default");
 			assertThat(properties.getQueues().get("default").getConcurrency()).isEqualTo(8);
 			assertThat(properties.getExternalKinds()).isEmpty();
+			assertThat(properties.isNotify()).isTrue();
 			assertThat(properties.getPollInterval()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(properties.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
@@ -103,7 +104,7 @@ class JobQueuePropertiesTests {
 			.toList();
 		assertThat(names).containsExactlyInAnyOrder("jobqueue.enabled", "jobqueue.dialect",
 				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.external-kinds",
-				"jobqueue.poll-interval",
+				"jobqueue.notify", "jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
 				"jobqueue.prune-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
 				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
