@@ -63,6 +63,8 @@ class PostgresCrashTest {
 					String.valueOf(LEASE_MILLIS));
 			workers.start(WorkerProcess.class, "survivor", database.jdbcUrl(), "survivor", String.valueOf(LEASE_MILLIS));
 			await().atMost(Duration.ofMinutes(1)).until(() -> succeeded() >= JOBS / 4);
+			// Mid-drain means mid-execution: kill while the victim has handlers running.
+			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> inFlightOnVictim(jdbc) > 0);
 
 			victim.destroyForcibly().waitFor();
 			long killedAt = System.currentTimeMillis();
@@ -70,12 +72,17 @@ class PostgresCrashTest {
 			await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250)).until(() -> succeeded() == JOBS);
 			assertThat(victim.exitValue()).isEqualTo(137);
 			assertThat(overlappingExecutions(jdbc, killedAt)).isEmpty();
-			assertThat(jdbc.sql("SELECT count(*) FROM test_execution WHERE worker = 'victim' AND finished_at IS NULL")
-				.query(Long.class)
-				.single()).as("executions cut short by the kill, run again by the survivor").isPositive();
+			assertThat(inFlightOnVictim(jdbc)).as("executions cut short by the kill, run again by the survivor")
+				.isPositive();
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
 				.isEqualTo(JOBS);
 		}
+	}
+
+	private static long inFlightOnVictim(JdbcClient jdbc) {
+		return jdbc.sql("SELECT count(*) FROM test_execution WHERE worker = 'victim' AND finished_at IS NULL")
+			.query(Long.class)
+			.single();
 	}
 
 	private static long succeeded() {
