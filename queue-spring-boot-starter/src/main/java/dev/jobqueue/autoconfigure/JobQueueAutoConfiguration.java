@@ -1,9 +1,12 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Duration;
 import java.util.Set;
 
 import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,6 +36,7 @@ import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
 import dev.jobqueue.store.PostgresNotificationListener;
 import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.store.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -109,6 +113,8 @@ public final class JobQueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	static class WorkerConfiguration {
 
+		private static final Logger log = LoggerFactory.getLogger(JobQueueAutoConfiguration.class);
+
 		@Bean
 		@ConditionalOnMissingBean
 		@DependsOnDatabaseInitialization
@@ -128,11 +134,27 @@ public final class JobQueueAutoConfiguration {
 				runtime.addWakeupSource(new PostgresNotificationListener(resolved));
 			}
 			if ("sqlite".equals(store.vendor())) {
+				warnOfShortSqliteLease(properties);
 				// Jobs that other processes commit to the same file wake these workers within milliseconds.
 				runtime.addWakeupSource(new SqliteChangeWatcher(resolved, properties.getQueues().keySet(),
 						SqliteChangeWatcher.DEFAULT_INTERVAL));
 			}
 			return runtime;
+		}
+
+		/**
+		 * On SQLite a heartbeat may wait up to the busy timeout for the write lock; a lease shorter than
+		 * that wait plus a heartbeat interval can then run out under a live worker, and its job run twice.
+		 * Legal, as delivery is at-least-once, but rarely meant; hence a warning rather than a failure.
+		 */
+		private static void warnOfShortSqliteLease(JobQueueProperties properties) {
+			Duration needed = properties.getHeartbeatInterval().plus(SqliteDataSources.BUSY_TIMEOUT);
+			if (properties.getLeaseDuration().compareTo(needed) <= 0) {
+				log.warn("jobqueue.lease-duration ({}) is not longer than jobqueue.heartbeat-interval ({}) plus "
+						+ "SQLite's busy timeout ({}): a worker waiting for the write lock may lose the lease of a "
+						+ "job it still runs, and the job run again elsewhere", properties.getLeaseDuration(),
+						properties.getHeartbeatInterval(), SqliteDataSources.BUSY_TIMEOUT);
+			}
 		}
 
 		@Bean
