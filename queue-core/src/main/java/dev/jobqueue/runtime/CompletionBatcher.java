@@ -85,14 +85,32 @@ final class CompletionBatcher {
 		flusher = null;
 	}
 
-	/** Hands a completion over; blocks only while the queue of unwritten completions is full. */
+	/**
+	 * Hands a completion over; blocks only while the queue of unwritten completions is full. The
+	 * handler's thread may carry an interrupt (a heartbeat that believed the lease lost, a stop): the
+	 * handler did return, so its completion is still handed over, and the interrupt kept for the caller.
+	 */
 	void submit(Completion completion, Written written) {
-		try {
-			pending.put(new Pending(completion, written));
+		Pending handedOver = new Pending(completion, written);
+		if (pending.offer(handedOver)) {
+			return;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			written.failed(new IllegalStateException("interrupted while handing the completion over", ex));
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (true) {
+				try {
+					pending.put(handedOver);
+					return;
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

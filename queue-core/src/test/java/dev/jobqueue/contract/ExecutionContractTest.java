@@ -252,6 +252,27 @@ public abstract class ExecutionContractTest {
 	}
 
 	@Test
+	void aHandlerThatReturnsOnAnInterruptedThreadStillHasItsCompletionWritten() {
+		AtomicInteger calls = new AtomicInteger();
+		fixture.handle("interrupted", Greeting.class, (greeting, context) -> {
+			calls.incrementAndGet();
+			// As a heartbeat or a stop would, just as the handler returns.
+			Thread.currentThread().interrupt();
+			return "done";
+		});
+		// A lease far longer than the wait: only the handler's own completion can finish the job.
+		fixture.startRuntime(QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)),
+				new CountingListener());
+
+		long id = fixture.queue().enqueue("interrupted", new Greeting("Ada", 1));
+
+		awaitState(id, JobState.succeeded);
+		assertThat(fixture.job(id).result()).isEqualTo("\"done\"");
+		assertThat(fixture.job(id).attempt()).isEqualTo(1);
+		assertThat(calls).hasValue(1);
+	}
+
+	@Test
 	void aStopWaitsForRunningJobsThatFinishWithinTheTimeout() {
 		CountDownLatch started = new CountDownLatch(1);
 		fixture.handle("short", Greeting.class, (greeting, context) -> {
