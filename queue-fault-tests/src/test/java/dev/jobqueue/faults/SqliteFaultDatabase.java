@@ -1,9 +1,5 @@
 package dev.jobqueue.faults;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -14,45 +10,26 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.util.FileSystemUtils;
-
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.faults.app.SqliteWriterName;
-import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
+import dev.jobqueue.support.SqliteTestDatabase;
 
 /**
- * The SQLite database of the fault tests: a file in a directory of its own, shared by the test and the
- * worker JVMs. Its audit triggers name the writer through {@code fault_writer()} ({@link SqliteWriterName});
- * times are milliseconds since the epoch, as in the queue's own columns.
+ * The SQLite database of the fault tests: a file shared by the test and the worker JVMs. Its audit
+ * triggers name the writer through {@code fault_writer()} ({@link SqliteWriterName}); times are
+ * milliseconds since the epoch, as in the queue's own columns.
  */
 final class SqliteFaultDatabase implements FaultDatabase {
 
-	private final Path directory;
+	private final SqliteTestDatabase database = new SqliteTestDatabase(4);
 
-	private final HikariDataSource pool;
+	private final DataSource dataSource = new SqliteWriterName(database.dataSource(), "fault-test");
 
-	private final DataSource dataSource;
-
-	private final JobStore store;
+	private final JobStore store = JobStores.forDataSource(dataSource);
 
 	SqliteFaultDatabase() {
-		try {
-			directory = Files.createTempDirectory("jobqueue-faults-sqlite");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(jdbcUrl());
-		config.setMaximumPoolSize(4);
-		pool = new HikariDataSource(config);
-		dataSource = new SqliteWriterName(pool, "fault-test");
-		store = JobStores.forDataSource(dataSource);
-		JobSchema.migrate(dataSource, store.vendor());
 		createAudit(jdbc());
 	}
 
@@ -69,7 +46,7 @@ final class SqliteFaultDatabase implements FaultDatabase {
 	/** Other processes wait for the write lock as long as the queue's own connections do. */
 	@Override
 	public String jdbcUrl() {
-		return "jdbc:sqlite:" + file() + "?busy_timeout=5000";
+		return database.jdbcUrl();
 	}
 
 	/**
@@ -97,7 +74,7 @@ final class SqliteFaultDatabase implements FaultDatabase {
 	 */
 	@Override
 	public boolean holdsNothing(long pid) {
-		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file() + "?busy_timeout=0");
+		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database.file() + "?busy_timeout=0");
 				Statement statement = connection.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");
 			statement.execute("ROLLBACK");
@@ -117,14 +94,9 @@ final class SqliteFaultDatabase implements FaultDatabase {
 		jdbc.sql("DELETE FROM fault_effect").update();
 	}
 
-	private Path file() {
-		return directory.resolve("queue.db");
-	}
-
 	@Override
 	public void close() {
-		pool.close();
-		FileSystemUtils.deleteRecursively(directory.toFile());
+		database.close();
 	}
 
 	/** The audit table and its triggers, the same columns as on PostgreSQL; the probes' tables. */
