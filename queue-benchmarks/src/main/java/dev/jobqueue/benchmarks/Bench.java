@@ -7,13 +7,13 @@ final class Bench {
 
 	static final List<String> SYSTEMS = List.of("jobqueue", "db-scheduler", "JobRunr");
 
-	private final Main.Options options;
+	private final Options options;
 
 	private final Database database;
 
 	private final Report report;
 
-	Bench(Main.Options options, Database database) {
+	Bench(Options options, Database database) {
 		this.options = options;
 		this.database = database;
 		this.report = new Report(options.out());
@@ -44,14 +44,15 @@ final class Bench {
 				}
 			}
 		}
-		if (all || workload.equals("ceiling")) {
+		boolean postgres = !options.sqlite();
+		if (postgres && (all || workload.equals("ceiling"))) {
 			new Ceiling(report, options.jobs()).run(database);
 		}
-		if (all || workload.equals("bulk-variants")) {
+		if (postgres && (all || workload.equals("bulk-variants"))) {
 			new BulkVariants(report, options.jobs()).run(database);
 		}
 		if (workload.equals("soak")) {
-			new Soak(report, options.soakJobs()).run(database);
+			new Soak(report, options.soakJobs(), options.soakVacuum()).run(database);
 		}
 	}
 
@@ -65,7 +66,7 @@ final class Bench {
 			throughput.enqueueBulk(contender);
 		}
 		if (all || workload.equals("drain")) {
-			throughput.drain(contender, Main.drainTimeout(options.jobs()));
+			throughput.drain(contender, options.drainTimeout());
 		}
 		if (all || workload.equals("latency")) {
 			latency.otherJvm(contender);

@@ -7,14 +7,15 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
 /**
- * db-scheduler with its lock-and-fetch polling (one {@code UPDATE … SKIP LOCKED … RETURNING} per
- * batch), 32 threads and a 100 ms polling interval. Immediate execution is on, so an enqueue in the
+ * db-scheduler with its lock-and-fetch polling on PostgreSQL (one {@code UPDATE … SKIP LOCKED … RETURNING}
+ * per batch) and its default fetch-and-lock-on-execute on SQLite, 32 threads and a 100 ms polling interval. Immediate execution is on, so an enqueue in the
  * same JVM wakes the scheduler (its in-process hint).
  */
 final class DbSchedulerContender implements Contender {
@@ -39,29 +40,14 @@ final class DbSchedulerContender implements Contender {
 		this.client = SchedulerClient.Builder.create(database.dataSource(), task).build();
 	}
 
-	/** db-scheduler leaves the table to the application; this is the PostgreSQL shape it reads and writes. */
+	/** db-scheduler leaves the table to the application; this is the shape it reads and writes. */
 	private static void createTable(Database database) {
-		database.jdbc().sql("""
-				CREATE TABLE IF NOT EXISTS scheduled_tasks (
-				    task_name text NOT NULL,
-				    task_instance text NOT NULL,
-				    task_data bytea,
-				    execution_time timestamptz NOT NULL,
-				    picked boolean NOT NULL,
-				    picked_by text,
-				    last_success timestamptz,
-				    last_failure timestamptz,
-				    consecutive_failures int,
-				    last_heartbeat timestamptz,
-				    version bigint NOT NULL,
-				    priority smallint,
-				    PRIMARY KEY (task_name, task_instance)
-				)""").update();
-		database.jdbc().sql("CREATE INDEX IF NOT EXISTS execution_time_idx ON scheduled_tasks (execution_time)").update();
-		database.jdbc().sql("CREATE INDEX IF NOT EXISTS last_heartbeat_idx ON scheduled_tasks (last_heartbeat)").update();
-		database.jdbc()
-			.sql("CREATE INDEX IF NOT EXISTS priority_execution_time_idx ON scheduled_tasks (priority DESC, execution_time ASC)")
-			.update();
+		String script = Resources.text("db-scheduler/" + (database.sqlite() ? "sqlite" : "postgresql") + ".sql");
+		for (String statement : script.split(";")) {
+			if (!statement.isBlank()) {
+				database.jdbc().sql(statement).update();
+			}
+		}
 	}
 
 	@Override
@@ -71,7 +57,7 @@ final class DbSchedulerContender implements Contender {
 
 	@Override
 	public void reset() {
-		database.jdbc().sql("TRUNCATE scheduled_tasks").update();
+		database.empty("scheduled_tasks");
 	}
 
 	@Override
@@ -97,12 +83,15 @@ final class DbSchedulerContender implements Contender {
 	@Override
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
-		scheduler = Scheduler.create(database.dataSource(), task)
+		SchedulerBuilder builder = Scheduler.create(database.dataSource(), task)
 			.threads(THREADS)
 			.pollingInterval(Duration.ofMillis(100))
-			.pollUsingLockAndFetch(0.5, 1.0)
-			.enableImmediateExecution()
-			.build();
+			.enableImmediateExecution();
+		if (!database.sqlite()) {
+			// SQLite has no UPDATE … SKIP LOCKED: there db-scheduler fetches, then locks each job on execution.
+			builder.pollUsingLockAndFetch(0.5, 1.0);
+		}
+		scheduler = builder.build();
 		scheduler.start();
 	}
 

@@ -8,10 +8,12 @@ import org.jobrunr.configuration.JobRunr;
 import org.jobrunr.scheduling.JobScheduler;
 import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.server.BackgroundJobServerConfiguration;
+import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
+import org.jobrunr.storage.sql.sqlite.SqLiteStorageProvider;
 
 /**
- * JobRunr on its PostgreSQL storage provider, 32 workers and the shortest poll interval it accepts.
+ * JobRunr on its PostgreSQL or SQLite storage provider, 32 workers and the shortest poll interval it accepts.
  * JobRunr is configured once per JVM (it keeps static state); its server is started and stopped.
  */
 final class JobRunrContender implements Contender {
@@ -27,7 +29,9 @@ final class JobRunrContender implements Contender {
 
 	JobRunrContender(Database database, boolean withServer) {
 		this.database = database;
-		var configuration = JobRunr.configure().useStorageProvider(new PostgresStorageProvider(database.dataSource()));
+		StorageProvider storage = database.sqlite() ? new SqLiteStorageProvider(database.dataSource())
+				: new PostgresStorageProvider(database.dataSource());
+		var configuration = JobRunr.configure().useStorageProvider(storage);
 		if (withServer) {
 			configuration.useBackgroundJobServer(BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
 				.andWorkerCount(32)

@@ -1,8 +1,11 @@
 package dev.jobqueue.benchmarks;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
+
+import javax.sql.DataSource;
 
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -15,14 +18,18 @@ import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.runtime.WakeupSource;
 import dev.jobqueue.store.JobSchema;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.JobStores;
 import dev.jobqueue.store.PostgresNotificationListener;
+import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.store.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * jobqueue with its defaults (1 s poll interval, notifications on) and 32 threads in one queue, like
- * db-scheduler's 32 threads.
+ * jobqueue with its defaults (1 s poll interval, notifications on PostgreSQL, the change watcher on
+ * SQLite) and 32 threads in one queue, like db-scheduler's 32 threads; wired as the starter wires it.
  */
 final class JobqueueContender implements Contender {
 
@@ -30,7 +37,7 @@ final class JobqueueContender implements Contender {
 
 	private final Database database;
 
-	private final PostgresJobStore store;
+	private final JobStore store;
 
 	private final HandlerRegistry handlers = new HandlerRegistry();
 
@@ -43,8 +50,8 @@ final class JobqueueContender implements Contender {
 
 	JobqueueContender(Database database) {
 		this.database = database;
-		JobSchema.migrate(database.dataSource(), "postgresql");
-		this.store = new PostgresJobStore(database.dataSource());
+		this.store = JobStores.forDataSource(database.dataSource());
+		JobSchema.migrate(database.dataSource(), store.vendor());
 		handlers.register(new JobHandlerDefinition("bench", RuntimeSettings.DEFAULT_QUEUE, Long.class, null, false,
 				(payload, context) -> {
 					onExecute.accept((Long) payload);
@@ -69,7 +76,7 @@ final class JobqueueContender implements Contender {
 
 	@Override
 	public void reset() {
-		database.jdbc().sql("TRUNCATE jobqueue_job").update();
+		database.empty("jobqueue_job");
 	}
 
 	@Override
@@ -86,11 +93,20 @@ final class JobqueueContender implements Contender {
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
 		RuntimeSettings settings = RuntimeSettings.defaults().withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS));
+		DataSource workers = database.sqlite() ? SqliteDataSources.forQueue(database.dataSource()) : database.dataSource();
 		JobRuntime started = new JobRuntime(store, handlers, JsonMapper.builder().build(), settings, JobListener.NONE,
-				new TransactionTemplate(new JdbcTransactionManager(database.dataSource())));
-		started.addWakeupSource(new PostgresNotificationListener(database.dataSource()));
+				new TransactionTemplate(new JdbcTransactionManager(workers)));
+		started.addWakeupSource(wakeups(workers));
 		started.start();
 		runtime = started;
+	}
+
+	private WakeupSource wakeups(DataSource workers) {
+		if (database.sqlite()) {
+			return new SqliteChangeWatcher(workers, List.of(RuntimeSettings.DEFAULT_QUEUE),
+					SqliteChangeWatcher.DEFAULT_INTERVAL);
+		}
+		return new PostgresNotificationListener(workers);
 	}
 
 	@Override

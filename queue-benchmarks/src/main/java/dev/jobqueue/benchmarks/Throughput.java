@@ -46,29 +46,47 @@ final class Throughput {
 	}
 
 	/**
-	 * Enqueues {@code jobs} no-op jobs with the workers stopped, then starts them and measures from the
-	 * first execution to the last; then waits half a second more for late duplicates.
+	 * Drains {@link #WARM_UP} jobs unmeasured (JIT, connection pools, the library's first-use work), then
+	 * measures a drain of {@code jobs}.
 	 */
 	void drain(Contender contender, Duration timeout) throws InterruptedException {
+		drainOnce(contender, Math.min(WARM_UP, jobs), timeout);
+		Drained drained = drainOnce(contender, jobs, timeout);
+		String outcome = drained.timedOut()
+				? String.format("TIMED OUT after %d s with %d of %d done", timeout.toSeconds(), drained.executions().distinct(), jobs)
+				: jobs + " jobs";
+		report.figure("drain", contender.name(), "jobs/s", perSecond(drained.executions().distinct(), drained.nanos()), "1/s",
+				String.format("%s, duplicates %d, lost %d, heap peak %d MB of max %d MB, after a warm-up drain of %d",
+						outcome, drained.executions().duplicates(), drained.executions().lost(), heapPeakMegabytes(),
+						Runtime.getRuntime().maxMemory() >> 20, Math.min(WARM_UP, jobs)));
+	}
+
+	/**
+	 * Enqueues {@code count} no-op jobs with the workers stopped, then starts them and times from the
+	 * first execution to the last; then waits half a second more for late duplicates. Gives up at the
+	 * timeout, counting what ran.
+	 */
+	private static Drained drainOnce(Contender contender, int count, Duration timeout) throws InterruptedException {
 		contender.reset();
-		contender.enqueueBulk(LongStream.range(0, jobs).toArray());
-		Executions executions = new Executions(jobs);
+		contender.enqueueBulk(LongStream.range(0, count).toArray());
+		Executions executions = new Executions(count);
 		Stopwatch watch = new Stopwatch();
 		contender.startWorkers(job -> {
 			watch.mark();
 			executions.record(job);
 		});
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (executions.distinct() < jobs && System.nanoTime() < deadline) {
+		while (executions.distinct() < count && System.nanoTime() < deadline) {
 			Thread.sleep(5);
 		}
-		long elapsed = watch.elapsedNanos();
+		boolean timedOut = executions.distinct() < count;
+		long elapsed = timedOut ? timeout.toNanos() : watch.elapsedNanos();
 		Thread.sleep(500);
 		contender.stopWorkers();
-		report.figure("drain", contender.name(), "jobs/s", perSecond(executions.distinct(), elapsed), "1/s",
-				String.format("%d jobs, duplicates %d, lost %d, heap peak %d MB of max %d MB", jobs,
-						executions.duplicates(), executions.lost(), heapPeakMegabytes(),
-						Runtime.getRuntime().maxMemory() >> 20));
+		return new Drained(executions, elapsed, timedOut);
+	}
+
+	private record Drained(Executions executions, long nanos, boolean timedOut) {
 	}
 
 	static double perSecond(long count, long nanos) {

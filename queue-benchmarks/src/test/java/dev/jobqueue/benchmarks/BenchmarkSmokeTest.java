@@ -44,11 +44,38 @@ class BenchmarkSmokeTest {
 		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
 	}
 
+	@Test
+	void theLibraryWorkloadsRunTinyOnAFreshSqliteFile() throws Exception {
+		Path out = dir.resolve("sqlite.tsv");
+		String[] common = { "--database", "sqlite", "--jobs", "200", "--out", out.toString() };
+		runOnSqlite("all", "jobqueue,db-scheduler", common, "--latency-jobs", "3");
+		runOnSqlite("drain", "JobRunr", common);
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).extracting(f -> f[0]).containsOnly("enqueue", "bulk", "drain", "latency-other-jvm",
+				"latency-same-jvm");
+		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
+			.extracting(f -> f[1])
+			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr");
+		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
+			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
+	}
+
+	private static void runOnSqlite(String workload, String systems, String[] common, String... more) throws Exception {
+		List<String> args = new java.util.ArrayList<>(List.of(workload, "--systems", systems));
+		args.addAll(List.of(common));
+		args.addAll(List.of(more));
+		Options options = Options.parse(args.toArray(String[]::new));
+		try (Database database = Database.open(options, 40)) {
+			new Bench(options, database).run();
+		}
+	}
+
 	private static void run(Database database, String workload, String systems, Path out, String... more)
 			throws Exception {
 		List<String> args = new java.util.ArrayList<>(List.of(workload, "--url", database.url(), "--systems", systems,
 				"--jobs", "200", "--out", out.toString()));
 		args.addAll(List.of(more));
-		new Bench(Main.Options.parse(args.toArray(String[]::new)), database).run();
+		new Bench(Options.parse(args.toArray(String[]::new)), database).run();
 	}
 }

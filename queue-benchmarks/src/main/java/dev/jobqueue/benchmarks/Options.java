@@ -1,0 +1,122 @@
+package dev.jobqueue.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Command-line options of a benchmark run, checked before anything runs: every mistake fails with a
+ * message that names the option and what it accepts.
+ *
+ * @param database {@code postgresql}, or {@code sqlite}
+ * @param url the JDBC URL, or null for SQLite's fresh temporary file
+ * @param drainTimeout how long a drain may take before its library is reported as timed out
+ * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
+ */
+record Options(String workload, String database, String url, List<String> systems, int jobs, int latencyJobs,
+		int soakJobs, Duration drainTimeout, Duration soakVacuum, Path out) {
+
+	static final List<String> WORKLOADS = List.of("enqueue", "bulk", "drain", "latency", "ceiling", "bulk-variants",
+			"soak", "all");
+
+	static final List<String> DATABASES = List.of("postgresql", "sqlite");
+
+	/** Workloads that drive jobqueue's PostgreSQL statements directly, without a library's API. */
+	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak");
+
+	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
+			"drain-timeout-seconds", "soak-vacuum-seconds", "out");
+
+	static Options parse(String[] args) {
+		if (args.length == 0 || !WORKLOADS.contains(args[0])) {
+			throw new IllegalArgumentException("first argument must be a workload, one of " + WORKLOADS);
+		}
+		Map<String, String> values = pairs(args);
+		String url = values.getOrDefault("url", System.getenv("JOBQUEUE_BENCH_POSTGRES_URL"));
+		String database = database(values.get("database"), values.get("url"));
+		if (database.equals("sqlite")) {
+			checkSqlite(args[0]);
+			url = values.get("url");
+		}
+		else if (url == null || url.isBlank()) {
+			throw new IllegalArgumentException("no database: pass --url, set JOBQUEUE_BENCH_POSTGRES_URL, "
+					+ "or pass --database sqlite");
+		}
+		if (values.containsKey("soak-vacuum-seconds") && !args[0].equals("soak")) {
+			throw new IllegalArgumentException("--soak-vacuum-seconds applies to the soak workload only");
+		}
+		int jobs = positive(values, "jobs", 20_000);
+		return new Options(args[0], database, url, systems(values), jobs, positive(values, "latency-jobs", 200),
+				positive(values, "soak-jobs", 1_000_000),
+				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
+				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
+						: null,
+				values.containsKey("out") ? Path.of(values.get("out")) : null);
+	}
+
+	boolean sqlite() {
+		return database.equals("sqlite");
+	}
+
+	private static Map<String, String> pairs(String[] args) {
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int i = 1; i < args.length; i += 2) {
+			if (!args[i].startsWith("--") || i + 1 >= args.length) {
+				throw new IllegalArgumentException("expected --name value pairs after the workload, got " + args[i]);
+			}
+			String name = args[i].substring(2);
+			if (!NAMES.contains(name)) {
+				throw new IllegalArgumentException("unknown option --" + name + "; known: " + NAMES.stream().sorted().toList());
+			}
+			values.put(name, args[i + 1]);
+		}
+		return values;
+	}
+
+	/** The database named by --database, else the one the URL's scheme names, else PostgreSQL. */
+	private static String database(String named, String url) {
+		String inferred = url != null && url.startsWith("jdbc:sqlite:") ? "sqlite" : url != null ? "postgresql" : null;
+		if (named == null) {
+			return inferred != null ? inferred : "postgresql";
+		}
+		if (!DATABASES.contains(named)) {
+			throw new IllegalArgumentException("--database must be one of " + DATABASES + ", was " + named);
+		}
+		if (inferred != null && !inferred.equals(named)) {
+			throw new IllegalArgumentException("--database " + named + " does not match the --url " + url);
+		}
+		return named;
+	}
+
+	private static void checkSqlite(String workload) {
+		if (POSTGRES_ONLY.contains(workload)) {
+			throw new IllegalArgumentException("the " + workload + " workload runs on PostgreSQL only; on SQLite run "
+					+ "enqueue, bulk, drain, latency or all");
+		}
+	}
+
+	private static List<String> systems(Map<String, String> values) {
+		List<String> systems = Arrays.asList(values.getOrDefault("systems", String.join(",", Bench.SYSTEMS)).split(","));
+		systems.forEach(Bench::checkSystem);
+		return List.copyOf(systems);
+	}
+
+	private static int positive(Map<String, String> values, String name, int fallback) {
+		String text = values.getOrDefault(name, Integer.toString(fallback));
+		int value;
+		try {
+			value = Integer.parseInt(text);
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("--" + name + " must be a whole number, was " + text);
+		}
+		if (value < 1) {
+			throw new IllegalArgumentException("--" + name + " must be at least 1, was " + value);
+		}
+		return value;
+	}
+}

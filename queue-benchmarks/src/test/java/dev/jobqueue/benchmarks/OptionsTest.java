@@ -1,0 +1,63 @@
+package dev.jobqueue.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+
+	private static final String POSTGRES = "jdbc:postgresql://localhost/bench";
+
+	@Test
+	void defaultsToPostgresqlAndTheIssuesSizes() {
+		Options options = Options.parse(new String[] { "all", "--url", POSTGRES });
+		assertThat(options.database()).isEqualTo("postgresql");
+		assertThat(options.systems()).containsExactly("jobqueue", "db-scheduler", "JobRunr");
+		assertThat(options.jobs()).isEqualTo(20_000);
+		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(200));
+		assertThat(options.soakVacuum()).isNull();
+	}
+
+	@Test
+	void sqliteWithoutAUrlMeansAFreshTemporaryFile() {
+		Options options = Options.parse(new String[] { "drain", "--database", "sqlite" });
+		assertThat(options.sqlite()).isTrue();
+		assertThat(options.url()).isNull();
+	}
+
+	@Test
+	void infersSqliteFromTheUrl() {
+		assertThat(Options.parse(new String[] { "drain", "--url", "jdbc:sqlite:/tmp/q.db" }).sqlite()).isTrue();
+	}
+
+	@Test
+	void readsTheTimeoutAndVacuumOptions() {
+		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
+				"--drain-timeout-seconds", "90" });
+		assertThat(options.soakVacuum()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(90));
+	}
+
+	@Test
+	void rejectsMistakesNamingWhatIsAccepted() {
+		assertRejected("first argument must be a workload", "drian");
+		assertRejected("--database must be one of [postgresql, sqlite], was mysql", "drain", "--database", "mysql");
+		assertRejected("--database sqlite does not match the --url", "drain", "--database", "sqlite", "--url", POSTGRES);
+		assertRejected("the soak workload runs on PostgreSQL only", "soak", "--database", "sqlite");
+		assertRejected("the ceiling workload runs on PostgreSQL only", "ceiling", "--database", "sqlite");
+		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");
+		assertRejected("--jobs must be a whole number, was 1e6", "drain", "--url", POSTGRES, "--jobs", "1e6");
+		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");
+		assertRejected("unknown option --job;", "drain", "--url", POSTGRES, "--job", "5");
+		assertRejected("expected --name value pairs", "drain", "--url");
+		assertRejected("--soak-vacuum-seconds applies to the soak workload only", "drain", "--url", POSTGRES,
+				"--soak-vacuum-seconds", "30");
+	}
+
+	private static void assertRejected(String message, String... args) {
+		assertThatIllegalArgumentException().isThrownBy(() -> Options.parse(args)).withMessageContaining(message);
+	}
+}
