@@ -70,8 +70,9 @@ abstract class FaultScenario {
 
 	/** Worker JVMs on this database, with its lease and heartbeat and the fleet's other fast timings. */
 	WorkerFleet fleet() throws IOException {
-		return new WorkerFleet(database.jdbcUrl(), Map.of("jobqueue.lease-duration",
-				database.lease().toMillis() + "ms", "jobqueue.heartbeat-interval", database.heartbeat().toMillis() + "ms"));
+		return new WorkerFleet(database.jdbcUrl(), Map.of(
+				"jobqueue.lease-duration", database.lease().toMillis() + "ms",
+				"jobqueue.heartbeat-interval", database.heartbeat().toMillis() + "ms"));
 	}
 
 	/** Enqueues {@code count} probes made by {@code probe}, each with {@code maxAttempts}. */

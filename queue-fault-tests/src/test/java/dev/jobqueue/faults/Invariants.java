@@ -97,7 +97,8 @@ final class Invariants {
 		soft.assertThat(list("SELECT seq || ': job ' || job_id || ' attempt ' || new_attempt || ' of ' || max_attempts "
 				+ "FROM fault_audit WHERE new_attempt > max_attempts")).as("I4: attempts beyond max attempts").isEmpty();
 		soft.assertThat(list("""
-				SELECT id || ' dead after ' || attempt || ' of ' || max_attempts || ': ' || coalesce(substr(last_error, 1, 120), '')
+				SELECT id || ' dead after ' || attempt || ' of ' || max_attempts || ': '
+				       || coalesce(substr(last_error, 1, 120), '')
 				FROM jobqueue_job
 				WHERE state = 'dead' AND attempt < max_attempts AND last_error NOT LIKE '%NonRetryableException%'"""))
 			.as("I4: dead jobs neither exhausted nor non-retryable").isEmpty();

@@ -47,8 +47,9 @@ class PostgresDatabaseOutageFaultTest extends FaultScenario {
 			proxy.restore();
 
 			awaitDrained(Duration.ofMinutes(2));
-			Invariants.Report report = checkInvariants(fleet, "scenario 2 (database gone for " + OUTAGE.toSeconds() + " s)",
-					JOBS, workers.stream().map(WorkerJvm::pid).toList());
+			Invariants.Report report = checkInvariants(fleet,
+					"scenario 2 (database gone for " + OUTAGE.toSeconds() + " s)", JOBS,
+					workers.stream().map(WorkerJvm::pid).toList());
 			report.assertSucceeded(JOBS);
 			assertThat(duringOutage).as("jobs finished while the database was gone").isZero();
 			assertThat(count("SELECT count(*) FROM fault_effect")).as("effects of transactional jobs").isEqualTo(JOBS / 2);
