@@ -1,94 +1,51 @@
 package dev.jobqueue.faults;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.store.JobStore;
 
 /**
- * The PostgreSQL database of the fault tests: the queue's schema, plus an audit of every change of
- * {@code jobqueue_job} written by a trigger (who wrote it, from which state to which, attempt, lease token
- * and owner before and after), the probes' execution log and the transactional probe's effects.
+ * The database of a fault scenario: the queue's schema, plus an audit of every change of
+ * {@code jobqueue_job} written by triggers (who wrote it, from which state to which, attempt, lease token,
+ * owner and expiry before and after), the probes' execution log ({@code fault_execution}) and the
+ * transactional probe's effects ({@code fault_effect}). The audit's columns are the same on every
+ * database, so that the {@link Invariants} read them with the same SQL.
  */
-final class FaultDatabase implements AutoCloseable {
+interface FaultDatabase extends AutoCloseable {
 
-	private final PostgresTestDatabase database = new PostgresTestDatabase(4);
+	DataSource dataSource();
 
-	FaultDatabase() {
-		JdbcClient jdbc = jdbc();
-		jdbc.sql("""
-				CREATE TABLE IF NOT EXISTS fault_audit (
-				    seq         bigserial PRIMARY KEY,
-				    job_id      bigint      NOT NULL,
-				    at          timestamptz NOT NULL DEFAULT clock_timestamp(),
-				    writer      text        NOT NULL DEFAULT current_setting('application_name'),
-				    old_state   text,
-				    new_state   text        NOT NULL,
-				    old_attempt integer,
-				    new_attempt integer     NOT NULL,
-				    max_attempts integer    NOT NULL,
-				    old_token   bigint,
-				    new_token   bigint      NOT NULL,
-				    old_owner   text,
-				    new_owner   text,
-				    old_expires timestamptz,
-				    new_expires timestamptz,
-				    error       text
-				)""").update();
-		// AFTER ... FOR EACH ROW sees exactly what each statement changed, in commit-independent order (seq).
-		jdbc.sql("""
-				CREATE OR REPLACE FUNCTION fault_audit_job() RETURNS trigger AS $$
-				BEGIN
-				    IF TG_OP = 'INSERT' THEN
-				        INSERT INTO fault_audit (job_id, new_state, new_attempt, max_attempts, new_token, new_owner,
-				                                 new_expires, error)
-				        VALUES (NEW.id, NEW.state, NEW.attempt, NEW.max_attempts, NEW.lease_token, NEW.lease_owner,
-				                NEW.lease_expires_at, left(NEW.last_error, 200));
-				    ELSE
-				        INSERT INTO fault_audit (job_id, old_state, new_state, old_attempt, new_attempt, max_attempts,
-				                                 old_token, new_token, old_owner, new_owner, old_expires, new_expires, error)
-				        VALUES (NEW.id, OLD.state, NEW.state, OLD.attempt, NEW.attempt, NEW.max_attempts,
-				                OLD.lease_token, NEW.lease_token, OLD.lease_owner, NEW.lease_owner,
-				                OLD.lease_expires_at, NEW.lease_expires_at, left(NEW.last_error, 200));
-				    END IF;
-				    RETURN NULL;
-				END $$ LANGUAGE plpgsql""").update();
-		jdbc.sql("""
-				CREATE OR REPLACE TRIGGER fault_audit_job AFTER INSERT OR UPDATE ON jobqueue_job
-				FOR EACH ROW EXECUTE FUNCTION fault_audit_job()""").update();
-		jdbc.sql("""
-				CREATE TABLE IF NOT EXISTS fault_execution (
-				    id          bigserial PRIMARY KEY,
-				    job_id      bigint      NOT NULL,
-				    attempt     integer     NOT NULL,
-				    lease_token bigint      NOT NULL,
-				    pid         bigint      NOT NULL,
-				    started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-				    finished_at timestamptz
-				)""").update();
-		jdbc.sql("CREATE TABLE IF NOT EXISTS fault_effect (job_id bigint NOT NULL)").update();
+	default JdbcClient jdbc() {
+		return JdbcClient.create(dataSource());
 	}
+
+	JobStore store();
+
+	/** How the worker JVMs reach the same database. */
+	String jdbcUrl();
+
+	/** The workers' lease: short, so that faults play out in seconds, yet safe for this database. */
+	Duration lease();
+
+	Duration heartbeat();
+
+	/** {@code instant} as this database's lease columns hold times, to bind against them. */
+	Object time(Instant instant);
+
+	/**
+	 * Whether the worker process {@code pid} holds no transaction and no lock, so that freezing it
+	 * stops nobody else. Asked while that worker is the only one running.
+	 */
+	boolean holdsNothing(long pid);
 
 	/** Empties the queue, the audit, the execution log and the effects. */
-	void reset() {
-		jdbc().sql("TRUNCATE jobqueue_job, fault_audit, fault_execution, fault_effect").update();
-	}
-
-	DataSource dataSource() {
-		return database.dataSource();
-	}
-
-	JdbcClient jdbc() {
-		return JdbcClient.create(database.dataSource());
-	}
-
-	String jdbcUrl() {
-		return database.jdbcUrl();
-	}
+	void reset();
 
 	@Override
-	public void close() {
-		database.close();
-	}
+	void close();
 }

@@ -2,14 +2,18 @@ package dev.jobqueue.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,13 +25,14 @@ import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.faults.app.Probe;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.PostgresJobStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What every fault scenario shares: the database with its audit, emptied before each test; a
- * {@link JobQueue} in the test's own JVM to enqueue probes; the wait for a drained queue; the invariants.
+ * What every fault scenario shares: the database with its audit, opened once per test class by
+ * {@link #newDatabase()} and emptied before each test; a {@link JobQueue} in the test's own JVM to
+ * enqueue probes; workers timed for that database; the wait for a drained queue; the invariants.
  */
+@TestInstance(Lifecycle.PER_CLASS)
 abstract class FaultScenario {
 
 	/** {@code -Djobqueue.faults.long=true}: bigger drains and longer faults than CI runs. */
@@ -35,17 +40,20 @@ abstract class FaultScenario {
 
 	private static final Logger log = LoggerFactory.getLogger(FaultScenario.class);
 
-	static FaultDatabase database;
+	FaultDatabase database;
 
 	JobQueue queue;
 
+	/** The database this scenario runs on. */
+	abstract FaultDatabase newDatabase();
+
 	@BeforeAll
-	static void openDatabase() {
-		database = new FaultDatabase();
+	void openDatabase() {
+		database = newDatabase();
 	}
 
 	@AfterAll
-	static void closeDatabase() {
+	void closeDatabase() {
 		if (database != null) {
 			database.close();
 		}
@@ -54,10 +62,17 @@ abstract class FaultScenario {
 	@BeforeEach
 	void emptyQueue() {
 		database.reset();
-		queue = new JdbcJobQueue(new PostgresJobStore(database.dataSource()), JsonMapper.builder().build(),
+		queue = new JdbcJobQueue(database.store(), JsonMapper.builder().build(),
 				new HandlerRegistry(), RetryPolicy.DEFAULT, JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE,
 				name -> {
 				});
+	}
+
+	/** Worker JVMs on this database, with its lease and heartbeat and the fleet's other fast timings. */
+	WorkerFleet fleet() throws IOException {
+		return new WorkerFleet(database.jdbcUrl(), Map.of(
+				"jobqueue.lease-duration", database.lease().toMillis() + "ms",
+				"jobqueue.heartbeat-interval", database.heartbeat().toMillis() + "ms"));
 	}
 
 	/** Enqueues {@code count} probes made by {@code probe}, each with {@code maxAttempts}. */
@@ -85,9 +100,11 @@ abstract class FaultScenario {
 		await("the queue to drain").atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> unfinished() == 0);
 	}
 
-	Invariants.Report checkInvariants(String scenario, long jobs, List<Long> faultedPids) {
-		Invariants.Report report = new Invariants(database.jdbc()).check(jobs, faultedPids);
-		log.info("{}: invariants I1-I6 hold; {}", scenario, report);
+	/** Checks I1–I6 and logs what the drain came to, with the writes the workers found fenced off. */
+	Invariants.Report checkInvariants(WorkerFleet fleet, String scenario, long jobs, List<Long> faultedPids) {
+		Invariants.Report report = new Invariants(database).check(jobs, faultedPids);
+		log.info("{}: invariants I1-I6 hold; {} duplicates={} fenced={}", scenario, report, report.duplicates(),
+				fleet.fencedWrites());
 		return report;
 	}
 }

@@ -17,10 +17,14 @@ import dev.jobqueue.faults.app.Probe;
  * a faulty queue would have, and the check must fail naming it.
  */
 class InvariantsTest extends FaultScenario {
-
 	private static final String OWNER = "4242@fault-host/abcd1234";
 
 	private long job;
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
 
 	@BeforeEach
 	void enqueueAndClaimOneJob() {
@@ -87,7 +91,7 @@ class InvariantsTest extends FaultScenario {
 	}
 
 	private void check(List<Long> faultedPids) {
-		new Invariants(database.jdbc()).check(1, faultedPids);
+		new Invariants(database).check(1, faultedPids);
 	}
 
 	private void assertFails(String invariant) {

@@ -18,18 +18,22 @@ import dev.jobqueue.faults.app.Probe;
  * transactional effects still happen exactly once.
  */
 class PostgresDatabaseOutageFaultTest extends FaultScenario {
-
 	private static final int JOBS = LONG ? 20_000 : 4_000;
 
 	private static final Duration OUTAGE = Duration.ofSeconds(LONG ? 30 : 10);
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
 
 	@Test
 	void workersRideOutATenSecondOutageLosingNothingAndLeavingNothingStuck() throws Exception {
 		enqueue(JOBS / 2, "probe", 5, i -> Probe.sleeping(i % 50));
 		enqueue(JOBS / 2, "probe-tx", 5, i -> Probe.sleeping(i % 50));
-		URI database = URI.create(FaultScenarioUrls.withoutPrefix(FaultScenario.database.jdbcUrl()));
-		try (TcpProxy proxy = new TcpProxy(database.getHost(), database.getPort());
-				WorkerFleet fleet = new WorkerFleet(FaultScenarioUrls.throughPort(FaultScenario.database.jdbcUrl(),
+		URI server = URI.create(FaultScenarioUrls.withoutPrefix(database.jdbcUrl()));
+		try (TcpProxy proxy = new TcpProxy(server.getHost(), server.getPort());
+				WorkerFleet fleet = new WorkerFleet(FaultScenarioUrls.throughPort(database.jdbcUrl(),
 						proxy.port()), Map.of("jobqueue.lease-duration", "15s", "jobqueue.heartbeat-interval", "1s"))) {
 			List<WorkerJvm> workers = fleet.startAll("a", "b");
 			await().atMost(Duration.ofMinutes(1)).until(() -> finished() >= JOBS / 4);
@@ -43,8 +47,9 @@ class PostgresDatabaseOutageFaultTest extends FaultScenario {
 			proxy.restore();
 
 			awaitDrained(Duration.ofMinutes(2));
-			Invariants.Report report = checkInvariants("scenario 2 (database gone for " + OUTAGE.toSeconds() + " s)",
-					JOBS, workers.stream().map(WorkerJvm::pid).toList());
+			Invariants.Report report = checkInvariants(fleet,
+					"scenario 2 (database gone for " + OUTAGE.toSeconds() + " s)", JOBS,
+					workers.stream().map(WorkerJvm::pid).toList());
 			report.assertSucceeded(JOBS);
 			assertThat(duringOutage).as("jobs finished while the database was gone").isZero();
 			assertThat(count("SELECT count(*) FROM fault_effect")).as("effects of transactional jobs").isEqualTo(JOBS / 2);

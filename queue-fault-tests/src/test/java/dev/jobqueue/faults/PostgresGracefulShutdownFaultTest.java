@@ -16,8 +16,12 @@ import dev.jobqueue.faults.app.Probe;
  * finish; the rest are released at once and another worker runs them without waiting for the lease.
  */
 class PostgresGracefulShutdownFaultTest extends FaultScenario {
-
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
 
 	@Test
 	void sigtermFinishesShortJobsAndReleasesLongOnesWithoutWaitingForTheirLease() throws Exception {
@@ -38,7 +42,7 @@ class PostgresGracefulShutdownFaultTest extends FaultScenario {
 
 			assertThat(exit).as("SIGTERM to exit, with a 2 s shutdown timeout").isLessThan(Duration.ofSeconds(10));
 			assertThat(drained).as("released jobs ran well within the 30 s lease").isLessThan(LEASE.dividedBy(2));
-			Invariants.Report report = checkInvariants("scenario 5 (SIGTERM with jobs in flight)", 16,
+			Invariants.Report report = checkInvariants(fleet, "scenario 5 (SIGTERM with jobs in flight)", 16,
 					List.of(stopping.pid()));
 			report.assertSucceeded(16);
 			assertThat(report.reaped()).as("jobs that waited for their lease to expire").isZero();

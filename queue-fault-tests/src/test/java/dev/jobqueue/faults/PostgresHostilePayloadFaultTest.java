@@ -30,6 +30,11 @@ class PostgresHostilePayloadFaultTest extends FaultScenario {
 
 	private static final String CANARY = Canary.class.getName();
 
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
+
 	@Test
 	void hostileRowsLoadNoClassAndEndDeadOnTheirFirstAttemptWhileOthersFlow() throws Exception {
 		Map<String, String> hostile = hostileRows();
@@ -53,8 +58,8 @@ class PostgresHostilePayloadFaultTest extends FaultScenario {
 			assertThat(outcomes).filteredOn(outcome -> !outcome.startsWith("probe"))
 				.allMatch(outcome -> outcome.contains("no handler for kind"));
 			outcomes.forEach(outcome -> System.out.println("hostile row " + outcome));
-			Invariants.Report report = checkInvariants("scenario 7 (hostile payloads)", hostile.size() + others.size(),
-					List.of());
+			Invariants.Report report = checkInvariants(fleet, "scenario 7 (hostile payloads)",
+					hostile.size() + others.size(), List.of());
 			report.assertSucceeded(others.size());
 		}
 	}

@@ -29,6 +29,11 @@ import dev.jobqueue.faults.app.Probe;
  */
 class PostgresOversizedInputFaultTest extends FaultScenario {
 
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
+
 	@Test
 	void aPayloadOverTheMaximumIsRefusedBeforeAnySqlAndTheCallersTransactionStaysUsable() {
 		assertThat(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH).as("documented default, characters of JSON")
@@ -74,7 +79,7 @@ class PostgresOversizedInputFaultTest extends FaultScenario {
 			assertThat(errors(withNul)).allSatisfy(error -> assertThat(error)
 				.startsWith("java.lang.IllegalStateException: \uFFFDxxxxxxxx")
 				.doesNotContain("\u0000"));
-			Invariants.Report report = checkInvariants("scenario 8 (5 MB and NUL-laden errors)",
+			Invariants.Report report = checkInvariants(fleet, "scenario 8 (5 MB and NUL-laden errors)",
 					huge.size() + withNul.size() + others.size(), List.of());
 			report.assertSucceeded(others.size());
 			assertThat(report.dead()).isEqualTo(4);

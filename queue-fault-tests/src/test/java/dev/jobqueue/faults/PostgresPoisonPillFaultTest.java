@@ -15,8 +15,12 @@ import dev.jobqueue.faults.app.Probe;
  * flowing meanwhile.
  */
 class PostgresPoisonPillFaultTest extends FaultScenario {
-
 	private static final int MAX_ATTEMPTS = 3;
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
 
 	@Test
 	void aJobThatHaltsItsJvmEveryTimeEndsDeadAfterMaxAttemptsWhileOthersFlow() throws Exception {
@@ -34,7 +38,7 @@ class PostgresPoisonPillFaultTest extends FaultScenario {
 			for (WorkerJvm worker : halted) {
 				assertThat(worker.waitForExit()).as("exit status of %s", worker).isEqualTo(99);
 			}
-			Invariants.Report report = checkInvariants("scenario 6 (poison pill halting its JVM, restart loop)",
+			Invariants.Report report = checkInvariants(fleet, "scenario 6 (poison pill halting its JVM, restart loop)",
 					others.size() + 1, halted.stream().map(WorkerJvm::pid).toList());
 			report.assertSucceeded(others.size());
 			assertThat(report.dead()).isEqualTo(1);

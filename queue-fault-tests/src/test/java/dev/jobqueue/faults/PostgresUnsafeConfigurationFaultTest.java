@@ -16,6 +16,11 @@ import dev.jobqueue.autoconfigure.JobQueueAutoConfiguration;
  */
 class PostgresUnsafeConfigurationFaultTest extends FaultScenario {
 
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
+
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			jobqueue.queues[mail'; DROP TABLE jobqueue_job; --].concurrency=2 | jobqueue.queues.mail'; DROP TABLE jobqueue_job; -- names a queue that must match [A-Za-z0-9_.-]{1,100}

@@ -23,6 +23,9 @@ final class WorkerFleet implements AutoCloseable {
 			"100ms", "jobqueue.retry.initial-backoff", "50ms", "jobqueue.retry.max-backoff", "200ms",
 			"jobqueue.retry.jitter", "0", "jobqueue.shutdown-timeout", "5s");
 
+	/** What the queue logs of an outcome write that changed nothing because the lease was lost. */
+	private static final String FENCED = "its outcome was not written";
+
 	private final String jdbcUrl;
 
 	private final Map<String, String> properties = new LinkedHashMap<>(FAST);
@@ -70,6 +73,12 @@ final class WorkerFleet implements AutoCloseable {
 	/** Every JVM this fleet started, in order, including those that exited. */
 	synchronized List<WorkerJvm> started() {
 		return List.copyOf(started);
+	}
+
+	/** Outcome writes the workers found fenced off (the lease lost to another worker), as they logged them. */
+	synchronized long fencedWrites() {
+		return started.stream().mapToLong(worker -> worker.log().lines().filter(line -> line.contains(FENCED)).count())
+			.sum();
 	}
 
 	/** The file the {@link Canary} writes to when a worker initializes it; absent while none did. */

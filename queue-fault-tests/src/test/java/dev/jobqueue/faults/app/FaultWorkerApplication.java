@@ -3,13 +3,18 @@ package dev.jobqueue.faults.app;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 /**
  * The worker the fault tests start as separate JVMs: a plain Spring Boot application with the starter and
  * the {@link ProbeJobs probe} handlers. Its connections carry {@code fault-worker-<pid>} as their
- * application name, so that the audit trigger records which process wrote each change of a job.
+ * application name (on SQLite, as {@link SqliteWriterName}), so that the audit trigger records which
+ * process wrote each change of a job.
  */
 @SpringBootApplication
 public class FaultWorkerApplication {
@@ -23,6 +28,18 @@ public class FaultWorkerApplication {
 		// The queue's threads are daemons; this one keeps the JVM up until it is killed or told to stop
 		// (SIGTERM runs Spring's shutdown hook, which stops the workers gracefully).
 		new CountDownLatch(1).await();
+	}
+
+	@Bean
+	static BeanPostProcessor sqliteWriterName() {
+		String name = applicationName(ProcessHandle.current().pid());
+		return new BeanPostProcessor() {
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				return bean instanceof HikariDataSource pool && pool.getJdbcUrl().startsWith("jdbc:sqlite:")
+						? new SqliteWriterName(pool, name) : bean;
+			}
+		};
 	}
 
 	/** The application name of the worker with process id {@code pid}'s connections. */

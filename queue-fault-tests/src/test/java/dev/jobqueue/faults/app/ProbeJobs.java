@@ -36,7 +36,7 @@ class ProbeJobs {
 			throw new IllegalStateException(errorMessage(probe));
 		}
 		if (probe.record()) {
-			jdbc.sql("UPDATE fault_execution SET finished_at = clock_timestamp() WHERE id = :id")
+			jdbc.sql("UPDATE fault_execution SET finished_at = CURRENT_TIMESTAMP WHERE id = :id")
 				.param("id", execution)
 				.update();
 		}
