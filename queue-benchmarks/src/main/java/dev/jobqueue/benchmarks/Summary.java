@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 /**
  * Reads the results files ({@code --out}) of several runs, one file per run, and prints one Markdown
  * table per workload: per library and metric the median and the range over the runs, and on each peer's
- * row the ratio of jobqueue's figure to the peer's, taken within each run (same run, same machine state)
- * and then the median of those ratios.
+ * row how many times better jobqueue did, taken within each run (same run, same machine state) and then
+ * the median of those ratios. Better is more for rates, less for times (figures in ms).
  */
 final class Summary {
 
@@ -57,7 +57,7 @@ final class Summary {
 			Figure first = figures.get(0);
 			if (!first.workload().equals(workload)) {
 				out.append(workload == null ? "" : "\n").append("### ").append(first.workload())
-					.append("\n\n| metric | system | median | min – max | runs | jobqueue ÷ this | notes |\n")
+					.append("\n\n| metric | system | median | min – max | runs | jobqueue better by | notes |\n")
 					.append("|---|---|---:|---:|---:|---:|---|\n");
 				workload = first.workload();
 			}
@@ -66,18 +66,19 @@ final class Summary {
 		return out.toString();
 	}
 
-	/** Every (workload, metric, system) in the order of first appearance, grouped by workload. */
+	/** Every (workload, metric, system) in the order of first appearance, grouped by workload, then metric. */
 	private List<String> keys() {
-		Map<String, List<String>> byWorkload = new LinkedHashMap<>();
+		Map<String, Map<String, List<String>>> byWorkloadAndMetric = new LinkedHashMap<>();
 		for (Map<String, Figure> run : runs) {
 			for (Figure figure : run.values()) {
-				List<String> keys = byWorkload.computeIfAbsent(figure.workload(), w -> new ArrayList<>());
+				List<String> keys = byWorkloadAndMetric.computeIfAbsent(figure.workload(), w -> new LinkedHashMap<>())
+					.computeIfAbsent(figure.metric(), m -> new ArrayList<>());
 				if (!keys.contains(figure.key())) {
 					keys.add(figure.key());
 				}
 			}
 		}
-		return byWorkload.values().stream().flatMap(List::stream).toList();
+		return byWorkloadAndMetric.values().stream().flatMap(m -> m.values().stream()).flatMap(List::stream).toList();
 	}
 
 	private List<Figure> figures(String key) {
@@ -87,23 +88,29 @@ final class Summary {
 	private String row(String key, List<Figure> figures) {
 		Figure first = figures.get(0);
 		double[] values = figures.stream().mapToDouble(Figure::value).sorted().toArray();
-		return String.format(Locale.ROOT, "| %s | %s | %s %s | %s – %s | %d | %s | %s |%n", first.metric(),
-				first.system(), number(median(values)), first.unit(), number(values[0]), number(values[values.length - 1]),
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s – %s | %d | %s | %s |%n", first.metric(),
+				first.system(), number(median(values)), number(values[0]), number(values[values.length - 1]),
 				values.length, ratio(first), remarks(figures));
 	}
 
-	/** The median over the runs of jobqueue's figure divided by this one's, both from the same run. */
+	/**
+	 * The median over the runs of jobqueue's figure divided by this one's (this one's divided by jobqueue's
+	 * for times), both from the same run.
+	 */
 	private String ratio(Figure peer) {
 		if (peer.system().equals("jobqueue")) {
 			return "";
 		}
 		String ours = peer.workload() + "\t" + peer.metric() + "\tjobqueue";
+		boolean time = peer.unit().equals("ms");
 		double[] ratios = runs.stream()
-			.filter(run -> run.containsKey(ours) && run.containsKey(peer.key()) && run.get(peer.key()).value() != 0)
-			.mapToDouble(run -> run.get(ours).value() / run.get(peer.key()).value())
+			.filter(run -> run.containsKey(ours) && run.containsKey(peer.key()))
+			.mapToDouble(run -> time ? run.get(peer.key()).value() / run.get(ours).value()
+					: run.get(ours).value() / run.get(peer.key()).value())
+			.filter(Double::isFinite)
 			.sorted()
 			.toArray();
-		return ratios.length == 0 ? "" : String.format(Locale.ROOT, "%.2f×", median(ratios));
+		return ratios.length == 0 ? "" : number(median(ratios)) + "×";
 	}
 
 	/** Timeouts, and duplicates and losses summed over the runs, where the figures counted them. */

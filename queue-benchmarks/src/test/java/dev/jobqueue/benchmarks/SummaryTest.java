@@ -23,10 +23,18 @@ class SummaryTest {
 		String table = new Summary(List.of(one, two, three)).markdown();
 
 		assertThat(table).startsWith("### drain\n\n| metric | system | median |");
-		assertThat(table).contains("| jobs/s | jobqueue | 10,000 1/s | 9,000 – 12,000 | 3 |  | duplicates 0, lost 0 |");
+		assertThat(table).contains("| jobs/s | jobqueue | 10,000 | 9,000 – 12,000 | 3 |  | duplicates 0, lost 0 |");
 		// Ratios per run are 3.0, 4.0 and 2.0: their median, not the ratio of the medians (3.33).
 		assertThat(table).contains(
-				"| jobs/s | db-scheduler | 3,000 1/s | 3,000 – 5,000 | 3 | 3.00× | timed out in 1 of 3 runs; duplicates 1, lost 19995 |");
+				"| jobs/s | db-scheduler | 3,000 | 3,000 – 5,000 | 3 | 3.00× | timed out in 1 of 3 runs; duplicates 1, lost 19995 |");
+	}
+
+	@Test
+	void aTimeIsBetterWhenShorter() throws Exception {
+		Path file = dir.resolve("latency.tsv");
+		Files.writeString(file, "latency-other-jvm\tjobqueue\tp50 ms\t5.0\tms\t\n"
+				+ "latency-other-jvm\tdb-scheduler\tp50 ms\t55.0\tms\t\n");
+		assertThat(new Summary(List.of(file)).markdown()).contains("| p50 ms | db-scheduler | 55.0 | 55.0 – 55.0 | 1 | 11.0× |");
 	}
 
 	private Path run(String name, double ours, double theirs, String theirNotes) throws Exception {

@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.NonRetryableException;
-import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
@@ -31,15 +30,13 @@ final class JobRunner {
 
 	private final JsonMapper json;
 
-	private final RuntimeSettings settings;
-
 	private final JobListener listener;
 
 	private final TransactionOperations transactions;
 
 	private final InFlightJobs inFlight;
 
-	private final OutcomeWriter outcomes;
+	private final Failures failures;
 
 	private final CompletionBatcher completions;
 
@@ -49,11 +46,10 @@ final class JobRunner {
 		this.store = store;
 		this.handlers = handlers;
 		this.json = json;
-		this.settings = settings;
 		this.listener = listener;
 		this.transactions = transactions;
 		this.inFlight = inFlight;
-		this.outcomes = outcomes;
+		this.failures = new Failures(store, settings, outcomes);
 		this.completions = completions;
 	}
 
@@ -102,7 +98,7 @@ final class JobRunner {
 		completions.submit(new Completion(job.lease(), result), new CompletionBatcher.Written() {
 			@Override
 			public void written(boolean held) {
-				Outcome outcome = held ? Outcome.SUCCEEDED : leaseLost(job);
+				Outcome outcome = held ? Outcome.SUCCEEDED : Failures.leaseLost(job);
 				inFlight.remove(execution);
 				listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
 			}
@@ -167,7 +163,7 @@ final class JobRunner {
 			return Outcome.SUCCEEDED;
 		}
 		catch (LeaseLostException ex) {
-			return leaseLost(job);
+			return Failures.leaseLost(job);
 		}
 		catch (RuntimeException | LinkageError | AssertionError ex) {
 			execution.finishing();
@@ -193,34 +189,7 @@ final class JobRunner {
 
 	private Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable thrown) {
 		Throwable error = thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
-		String text = ErrorText.of(error, settings.maxErrorLength());
-		if (isNonRetryable(error) || job.isLastAttempt()) {
-			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
-					job.maxAttempts(), error.toString());
-			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : leaseLost(job);
-		}
-		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
-				: settings.retryPolicy();
-		Duration backoff = policy.backoffAfter(job.attempt());
-		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
-				job.maxAttempts(), backoff, error.toString());
-		return outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text)) ? Outcome.RETRIED
-				: leaseLost(job);
-	}
-
-	private static boolean isNonRetryable(Throwable error) {
-		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-			if (cause instanceof NonRetryableException) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static Outcome leaseLost(ClaimedJob job) {
-		log.warn("Job {} ({}) attempt {}: lease {} was lost to another worker; its outcome was not written",
-				job.id(), job.kind(), job.attempt(), job.lease().token());
-		return Outcome.LEASE_LOST;
+		return failures.fail(job, handler, error);
 	}
 
 	/** Rolls back a transactional handler's work when its completion could not be written. */

@@ -1,0 +1,67 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.NonRetryableException;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.JobListener.Outcome;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+
+/**
+ * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
+ * default) retry policy, or dead once the attempts are used up or the error says not to retry. Each write is
+ * fenced by the job's lease; one that changes nothing means another worker holds the job now.
+ */
+final class Failures {
+
+	// Under the runner's name: what happened to executions is one log category for those who filter logs.
+	private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+
+	private final JobStore store;
+
+	private final RuntimeSettings settings;
+
+	private final OutcomeWriter outcomes;
+
+	Failures(JobStore store, RuntimeSettings settings, OutcomeWriter outcomes) {
+		this.store = store;
+		this.settings = settings;
+		this.outcomes = outcomes;
+	}
+
+	/** @param handler the job's handler, or null when the job never reached one */
+	Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable error) {
+		String text = ErrorText.of(error, settings.maxErrorLength());
+		if (isNonRetryable(error) || job.isLastAttempt()) {
+			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
+					job.maxAttempts(), error.toString());
+			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : leaseLost(job);
+		}
+		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
+				: settings.retryPolicy();
+		Duration backoff = policy.backoffAfter(job.attempt());
+		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
+				job.maxAttempts(), backoff, error.toString());
+		return outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text)) ? Outcome.RETRIED
+				: leaseLost(job);
+	}
+
+	static Outcome leaseLost(ClaimedJob job) {
+		log.warn("Job {} ({}) attempt {}: lease {} was lost to another worker; its outcome was not written",
+				job.id(), job.kind(), job.attempt(), job.lease().token());
+		return Outcome.LEASE_LOST;
+	}
+
+	private static boolean isNonRetryable(Throwable error) {
+		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+			if (cause instanceof NonRetryableException) {
+				return true;
+			}
+		}
+		return false;
+	}
+}
