@@ -3,6 +3,7 @@ package dev.jobqueue.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ class PostgresCrashTest {
 			workers.start(WorkerProcess.class, "survivor", database.jdbcUrl(), "survivor", String.valueOf(LEASE_MILLIS));
 			await().atMost(Duration.ofMinutes(1)).until(() -> succeeded() >= JOBS / 4);
 			// Mid-drain means mid-execution: kill while the victim has handlers running.
-			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> inFlightOnVictim(jdbc) > 0);
+			freezeWithHandlersRunning(victim, jdbc);
 
 			victim.destroyForcibly().waitFor();
 			long killedAt = System.currentTimeMillis();
@@ -76,6 +77,31 @@ class PostgresCrashTest {
 				.isPositive();
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
 				.isEqualTo(JOBS);
+		}
+	}
+
+	/**
+	 * Seen running and then killed, a 10 ms handler may well have finished in between on a busy machine.
+	 * So the victim is frozen first (SIGSTOP) and looked at once the statements it had already sent have
+	 * run: with handlers in flight it stays frozen for the kill; without, it carries on and is frozen
+	 * again a moment later.
+	 */
+	private static void freezeWithHandlersRunning(Process victim, JdbcClient jdbc) {
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+			signal(victim, "STOP");
+			Thread.sleep(50);
+			if (inFlightOnVictim(jdbc) > 0) {
+				return true;
+			}
+			signal(victim, "CONT");
+			return false;
+		});
+	}
+
+	private static void signal(Process process, String signal) throws IOException, InterruptedException {
+		int exit = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
+		if (exit != 0) {
+			throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + exit);
 		}
 	}
 

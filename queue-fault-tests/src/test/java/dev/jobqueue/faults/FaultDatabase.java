@@ -6,6 +6,8 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.store.JobStore;
 
@@ -42,6 +44,17 @@ interface FaultDatabase extends AutoCloseable {
 	 * stops nobody else. Asked while that worker is the only one running.
 	 */
 	boolean holdsNothing(long pid);
+
+	/** Runs {@code work} in one transaction whose writes the audit records as {@code writer}'s. */
+	default void writeAs(String writer, Runnable work) {
+		new TransactionTemplate(new JdbcTransactionManager(dataSource())).executeWithoutResult(tx -> {
+			nameWriter(writer);
+			work.run();
+		});
+	}
+
+	/** Has the audit name {@code writer} for the rest of the current transaction. */
+	void nameWriter(String writer);
 
 	/** Empties the queue, the audit, the execution log and the effects. */
 	void reset();

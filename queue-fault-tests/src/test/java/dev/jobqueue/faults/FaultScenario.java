@@ -100,6 +100,23 @@ abstract class FaultScenario {
 		await("the queue to drain").atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> unfinished() == 0);
 	}
 
+	/**
+	 * SIGSTOP at a moment the worker holds no transaction or lock: frozen inside one, it would stop every
+	 * other process (SQLite's write lock, PostgreSQL's row locks), not just itself.
+	 */
+	void freezeHoldingNothing(WorkerJvm worker) {
+		await(worker + " frozen holding nothing in the database").atMost(Duration.ofSeconds(90))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> {
+				worker.pause();
+				if (database.holdsNothing(worker.pid())) {
+					return true;
+				}
+				worker.resume();
+				return false;
+			});
+	}
+
 	/** Checks I1–I6 and logs what the drain came to, with the writes the workers found fenced off. */
 	Invariants.Report checkInvariants(WorkerFleet fleet, String scenario, long jobs, List<Long> faultedPids) {
 		Invariants.Report report = new Invariants(database).check(jobs, faultedPids);

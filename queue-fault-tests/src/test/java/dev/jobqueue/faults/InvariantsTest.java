@@ -3,35 +3,32 @@ package dev.jobqueue.faults;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.faults.app.FaultWorkerApplication;
 import dev.jobqueue.faults.app.Probe;
 
 /**
  * The invariants catch what they are meant to: each case below breaks one of them by hand, in SQL, where
- * a faulty queue would have, and the check must fail naming it.
+ * a faulty queue would have, and the check must fail naming it. On every database, like the invariants.
  */
-class InvariantsTest extends FaultScenario {
+abstract class InvariantsTest extends FaultScenario {
 	private static final String OWNER = "4242@fault-host/abcd1234";
 
 	private long job;
-
-	@Override
-	FaultDatabase newDatabase() {
-		return new PostgresFaultDatabase();
-	}
 
 	@BeforeEach
 	void enqueueAndClaimOneJob() {
 		job = enqueue(1, "probe", 3, i -> Probe.sleeping(0)).get(0);
 		update("""
 				UPDATE jobqueue_job SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1,
-				       lease_owner = :owner, lease_expires_at = now() + interval '1 minute' WHERE id = :id""");
+				       lease_owner = :owner, lease_expires_at = :expires WHERE id = :id""");
 	}
 
 	@Test
@@ -77,7 +74,7 @@ class InvariantsTest extends FaultScenario {
 				UPDATE jobqueue_job SET state = 'ready', lease_owner = NULL, lease_expires_at = NULL,
 				       last_error = 'lease of ' || lease_owner || ' expired at ' || lease_expires_at
 				WHERE id = :id""");
-		update("UPDATE jobqueue_job SET lease_expires_at = now() - interval '1 minute' WHERE id = :id");
+		update("UPDATE jobqueue_job SET lease_expires_at = :expired WHERE id = :id");
 		asLeaseHolder("UPDATE jobqueue_job SET state = 'succeeded' WHERE id = :id");
 
 		assertFails("I3: jobs re-started after a reap or release");
@@ -85,7 +82,7 @@ class InvariantsTest extends FaultScenario {
 
 	@Test
 	void aRunningJobWithAnExpiredLeaseIsStuck() {
-		asLeaseHolder("UPDATE jobqueue_job SET lease_expires_at = now() - interval '1 second' WHERE id = :id");
+		asLeaseHolder("UPDATE jobqueue_job SET lease_expires_at = :expired WHERE id = :id");
 
 		assertFails("I6: running jobs whose lease expired");
 	}
@@ -99,15 +96,18 @@ class InvariantsTest extends FaultScenario {
 			.withMessageContaining(invariant);
 	}
 
-	/** Runs {@code sql} in a transaction that calls itself the lease holder's process, as its worker's would. */
+	/** Runs {@code sql} as the lease holder's process would: the audit names it as the writer. */
 	private void asLeaseHolder(String sql) {
-		new TransactionTemplate(new JdbcTransactionManager(database.dataSource())).executeWithoutResult(tx -> {
-			database.jdbc().sql("SET LOCAL application_name = 'fault-worker-4242'").update();
-			update(sql);
-		});
+		database.writeAs(FaultWorkerApplication.applicationName(4242), () -> update(sql));
 	}
 
+	/** Binds what the statements name: the job, its owner, a lease expiry ahead and one past. */
 	private void update(String sql) {
-		database.jdbc().sql(sql).param("id", job).param("owner", OWNER).update();
+		Instant now = Instant.now();
+		database.jdbc()
+			.sql(sql)
+			.params(Map.of("id", job, "owner", OWNER, "expires", database.time(now.plus(Duration.ofMinutes(1))),
+					"expired", database.time(now.minus(Duration.ofMinutes(1)))))
+			.update();
 	}
 }

@@ -108,6 +108,12 @@ final class PostgresFaultDatabase implements FaultDatabase {
 	}
 
 	@Override
+	public void nameWriter(String writer) {
+		jdbc().sql("SELECT set_config('application_name', :writer, true)").param("writer", writer).query(String.class)
+			.single();
+	}
+
+	@Override
 	public Object time(Instant instant) {
 		return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
 	}

@@ -16,6 +16,7 @@ import dev.jobqueue.faults.app.Probe;
  * finish; the rest are released at once and another worker runs them without waiting for the lease.
  */
 class PostgresGracefulShutdownFaultTest extends FaultScenario {
+
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	@Override
@@ -28,12 +29,16 @@ class PostgresGracefulShutdownFaultTest extends FaultScenario {
 		try (WorkerFleet fleet = new WorkerFleet(database.jdbcUrl(),
 				Map.of("jobqueue.lease-duration", "30s", "jobqueue.heartbeat-interval", "5s",
 						"jobqueue.shutdown-timeout", "2s", "jobqueue.queues.default.concurrency", "16"))) {
+			// The taker starts first and waits frozen while the queue is empty: a JVM starting between the
+			// enqueue and the SIGTERM would eat into the long jobs' time, and they could end before it.
+			WorkerJvm taker = fleet.start("taker").awaitStarted();
+			freezeHoldingNothing(taker);
 			WorkerJvm stopping = fleet.start("stopping").awaitStarted();
 			List<Long> shortJobs = enqueue(8, "probe", 5, i -> Probe.sleeping(1_000));
 			List<Long> longJobs = enqueue(8, "probe", 5, i -> Probe.sleeping(6_000));
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> count("SELECT count(*) FROM jobqueue_job WHERE state = 'running'") == 16);
-			WorkerJvm taker = fleet.start("taker").awaitStarted();
+			taker.resume();
 
 			Duration exit = stopping.terminate();
 			long stoppedAt = System.nanoTime();

@@ -10,6 +10,7 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 
 import dev.jobqueue.faults.app.SqliteWriterName;
 import dev.jobqueue.store.JobStore;
@@ -61,6 +62,11 @@ final class SqliteFaultDatabase implements FaultDatabase {
 	@Override
 	public Duration heartbeat() {
 		return Duration.ofSeconds(1);
+	}
+
+	@Override
+	public void nameWriter(String writer) {
+		SqliteWriterName.register(DataSourceUtils.getConnection(dataSource), writer);
 	}
 
 	@Override

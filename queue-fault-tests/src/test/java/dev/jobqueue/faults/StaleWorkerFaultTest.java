@@ -55,22 +55,6 @@ abstract class StaleWorkerFaultTest extends FaultScenario {
 		}
 	}
 
-	/**
-	 * SIGSTOP at a moment the worker holds no transaction or lock: frozen inside one, it would stop every
-	 * other process (SQLite's write lock, PostgreSQL's row locks), not just itself.
-	 */
-	private void freezeHoldingNothing(WorkerJvm worker) {
-		await(worker + " frozen holding nothing in the database").atMost(WAIT).pollInterval(Duration.ofMillis(50))
-			.until(() -> {
-				worker.pause();
-				if (database.holdsNothing(worker.pid())) {
-					return true;
-				}
-				worker.resume();
-				return false;
-			});
-	}
-
 	private long executions(long job) {
 		return database.jdbc()
 			.sql("SELECT count(*) FROM fault_execution WHERE job_id = :job")

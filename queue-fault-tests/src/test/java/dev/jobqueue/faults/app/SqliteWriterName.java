@@ -35,12 +35,22 @@ public final class SqliteWriterName extends DelegatingDataSource {
 	}
 
 	private Connection named(Connection connection) throws SQLException {
-		Function.create(connection.unwrap(SQLiteConnection.class), "fault_writer", new Function() {
-			@Override
-			protected void xFunc() throws SQLException {
-				result(name);
-			}
-		});
+		register(connection, name);
 		return connection;
+	}
+
+	/** Has the audit name {@code writer} for what {@code connection} writes from now on. */
+	public static void register(Connection connection, String writer) {
+		try {
+			Function.create(connection.unwrap(SQLiteConnection.class), "fault_writer", new Function() {
+				@Override
+				protected void xFunc() throws SQLException {
+					result(writer);
+				}
+			});
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not register fault_writer() on a SQLite connection", ex);
+		}
 	}
 }
