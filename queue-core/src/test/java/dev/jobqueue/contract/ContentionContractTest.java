@@ -73,6 +73,36 @@ public abstract class ContentionContractTest {
 		}
 	}
 
+	@Test
+	void aRuntimeNeverHoldsMoreJobsThanItsQueueHasThreads() throws InterruptedException {
+		AtomicInteger finished = new AtomicInteger();
+		// Transactional, so each completion commits before its thread frees up: a running row is then a job
+		// claimed and not yet done, and a job claimed beyond the free threads would show as one more.
+		fixture.handle("slow", Greeting.class, null, true, (greeting, context) -> {
+			Thread.sleep(5);
+			finished.incrementAndGet();
+			return null;
+		});
+		fixture.queue().enqueueAll(IntStream.range(0, 400)
+			.mapToObj(i -> new NewJobRequest("slow", new Greeting("job", i)))
+			.toList());
+		fixture.startRuntime(QueueFixture.SETTINGS.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 4)),
+				new CountingListener());
+
+		long mostRunning = 0;
+		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+		while (finished.get() < 400 && System.nanoTime() < deadline) {
+			mostRunning = Math.max(mostRunning, running());
+			Thread.sleep(1);
+		}
+		assertThat(finished).hasValue(400);
+		assertThat(mostRunning).isBetween(1L, 4L);
+	}
+
+	private long running() {
+		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.running, 0L);
+	}
+
 	private long succeeded() {
 		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.succeeded, 0L);
 	}
