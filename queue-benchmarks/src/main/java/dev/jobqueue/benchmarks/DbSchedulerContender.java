@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
 
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
@@ -42,12 +45,8 @@ final class DbSchedulerContender implements Contender {
 
 	/** db-scheduler leaves the table to the application; this is the shape it reads and writes. */
 	private static void createTable(Database database) {
-		String script = Resources.text("db-scheduler/" + (database.sqlite() ? "sqlite" : "postgresql") + ".sql");
-		for (String statement : script.split(";")) {
-			if (!statement.isBlank()) {
-				database.jdbc().sql(statement).update();
-			}
-		}
+		String script = "db-scheduler/" + (database.sqlite() ? "sqlite" : "postgresql") + ".sql";
+		new ResourceDatabasePopulator(new ClassPathResource(script)).execute(database.dataSource());
 	}
 
 	@Override

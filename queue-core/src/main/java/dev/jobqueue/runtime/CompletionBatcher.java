@@ -91,15 +91,11 @@ final class CompletionBatcher {
 	 * handler did return, so its completion is still handed over, and the interrupt kept for the caller.
 	 */
 	void submit(Completion completion, Written written) {
-		Pending handedOver = new Pending(completion, written);
-		if (pending.offer(handedOver)) {
-			return;
-		}
 		boolean interrupted = Thread.interrupted();
 		try {
 			while (true) {
 				try {
-					pending.put(handedOver);
+					pending.put(new Pending(completion, written));
 					return;
 				}
 				catch (InterruptedException ex) {
