@@ -16,20 +16,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * lock them in id order first, so two of them over the same rows queue up instead of deadlocking.
  * The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
  *
- * <p>The claim and the batched completion commit asynchronously ({@code synchronous_commit} off for
- * their own transaction only, through {@link #ASYNC_COMMIT}): they return once committed in memory,
- * without waiting for the WAL flush. A database crash can lose the last fraction of a second of them,
- * and a lost claim or completion only makes the job run again (its row is back to ready, or still
- * running with a lease the reaper takes back), which at-least-once delivery allows. Enqueues, the
- * completions of transactional handlers and every failure or release keep a synchronous commit.
+ * <p>The claim and the batched completion commit asynchronously: {@code synchronous_commit} is off
+ * for their own transaction only, set by a CTE {@code async_commit} that the statement joins so that
+ * it runs before the commit reads the setting. They return once committed in memory, without waiting
+ * for the WAL flush. A database crash can lose the last fraction of a second of them, and a lost claim
+ * or completion only makes the job run again (its row is back to ready, or still running with a lease
+ * the reaper takes back), which at-least-once delivery allows. Enqueues, the completions of
+ * transactional handlers and every failure or release keep a synchronous commit.
  */
 final class PostgresExecution {
-
-	/**
-	 * A CTE that turns {@code synchronous_commit} off for the statement's own implicit transaction; the
-	 * statement joins it so that it is evaluated before the commit reads the setting.
-	 */
-	private static final String ASYNC_COMMIT = "async_commit AS (SELECT set_config('synchronous_commit', 'off', true))";
 
 	private final JdbcClient jdbc;
 
@@ -53,7 +48,9 @@ final class PostgresExecution {
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
-				), %s
+				), async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
 				UPDATE jobqueue_job j
 				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
 				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
@@ -61,7 +58,7 @@ final class PostgresExecution {
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.attempt, j.max_attempts, j.priority,
-				          j.lease_token, j.run_at, j.started_at""".formatted(ASYNC_COMMIT))
+				          j.lease_token, j.run_at, j.started_at""")
 			.param("queue", queue)
 			.param("limit", limit)
 			.param("owner", owner)
@@ -103,13 +100,15 @@ final class PostgresExecution {
 				    WHERE j.lease_token = c.token AND j.state = 'running'
 				    ORDER BY j.id
 				    FOR UPDATE OF j
-				), %s
+				), async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
 				UPDATE jobqueue_job j
 				SET state = 'succeeded', result = CAST(c.result AS jsonb), finished_at = now(),
 				    lease_owner = NULL, lease_expires_at = NULL
 				FROM locked JOIN c ON c.id = locked.id CROSS JOIN async_commit
 				WHERE j.id = locked.id AND j.lease_token = c.token AND j.state = 'running'
-				RETURNING j.id, j.lease_token""".formatted(ASYNC_COMMIT))
+				RETURNING j.id, j.lease_token""")
 			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
 			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))

@@ -1,0 +1,105 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.support.PostgresTestDatabase;
+
+/**
+ * The claim and the batched completion turn {@code synchronous_commit} off for their own transaction,
+ * and for nothing else: the pool's one connection, shared with the application, keeps its setting.
+ */
+class PostgresAsyncCommitTest {
+
+	private static PostgresTestDatabase database;
+
+	/** One connection, so that every statement below runs on the same session. */
+	private static HikariDataSource oneConnection;
+
+	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
+
+	private final JobStore store = new PostgresJobStore(oneConnection);
+
+	@BeforeAll
+	static void openDatabase() {
+		database = new PostgresTestDatabase();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(database.jdbcUrl());
+		config.setMaximumPoolSize(1);
+		oneConnection = new HikariDataSource(config);
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		oneConnection.close();
+		database.close();
+	}
+
+	@BeforeEach
+	void twoReadyJobs() {
+		database.reset();
+		store.enqueueAll(List.of(job(), job()));
+	}
+
+	@Test
+	void aClaimCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
+		assertThat(settingInsideTransactionOf(s -> claimOne(s))).isEqualTo("off");
+		assertThat(synchronousCommit()).isEqualTo("on");
+	}
+
+	@Test
+	void aBatchedCompletionCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
+		List<ClaimedJob> claimed = store.claim("default", 2, "owner", Duration.ofMinutes(1));
+		assertThat(synchronousCommit()).isEqualTo("on");
+		assertThat(settingInsideTransactionOf(
+				s -> s.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
+			.isEqualTo("off");
+		assertThat(synchronousCommit()).isEqualTo("on");
+		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single())
+			.isEqualTo(2);
+	}
+
+	@Test
+	void anEnqueueKeepsASynchronousCommit() {
+		assertThat(settingInsideTransactionOf(s -> s.enqueue(job()))).isEqualTo("on");
+	}
+
+	/** Runs the statement in a transaction of its own and reads the setting before that commits. */
+	private String settingInsideTransactionOf(Consumer<JobStore> statement) {
+		return new TransactionTemplate(new JdbcTransactionManager(oneConnection)).execute(status -> {
+			statement.accept(store);
+			return synchronousCommit();
+		});
+	}
+
+	private void claimOne(JobStore s) {
+		assertThat(s.claim("default", 1, "owner", Duration.ofMinutes(1))).hasSize(1);
+	}
+
+	private String synchronousCommit() {
+		return jdbc.sql("SHOW synchronous_commit").query(String.class).single();
+	}
+
+	private static NewJob job() {
+		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+	}
+}
