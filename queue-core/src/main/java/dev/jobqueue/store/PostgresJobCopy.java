@@ -34,7 +34,7 @@ final class PostgresJobCopy {
 	}
 
 	/** Copies the jobs at {@code indexes} of {@code jobs}, each with the id at the same index of {@code ids}. */
-	void copy(List<NewJob> jobs, int[] indexes, long[] ids, Instant now) {
+	void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
 		String sql = """
 				COPY jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
@@ -58,18 +58,19 @@ final class PostgresJobCopy {
 		}
 	}
 
-	private static void writeRows(CopyIn copy, List<NewJob> jobs, int[] indexes, long[] ids, Instant now)
+	private static void writeRows(CopyIn copy, List<NewJob> jobs, int[] indexes, Long[] ids, Instant now)
 			throws SQLException {
 		StringBuilder chunk = new StringBuilder(CHUNK_CHARS + 1024);
+		RunAtText runAtText = new RunAtText(now);
 		for (int index : indexes) {
 			NewJob job = jobs.get(index);
-			chunk.append(ids[index]).append('\t');
+			chunk.append(ids[index].longValue()).append('\t');
 			CopyText.appendEscaped(chunk, job.queue());
 			chunk.append('\t');
 			CopyText.appendEscaped(chunk, job.kind());
 			chunk.append('\t');
 			CopyText.appendEscaped(chunk, job.payload());
-			chunk.append("\tready\t").append(job.priority()).append('\t').append(runAt(job, now)).append('\t')
+			chunk.append("\tready\t").append(job.priority()).append('\t').append(runAtText.of(job)).append('\t')
 				.append(job.maxAttempts()).append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
@@ -79,11 +80,32 @@ final class PostgresJobCopy {
 	}
 
 	/**
-	 * The run_at the insert statement would compute, on the same clock: {@code now} is the transaction's
-	 * {@code now()}; an explicit run_at is kept to the millisecond as the unnest statement keeps it.
+	 * The run_at the insert statement would compute, on the same clock, as COPY text: {@code now} is the
+	 * transaction's {@code now()}; an explicit run_at is kept to the millisecond as the unnest statement
+	 * keeps it. The jobs of a batch mostly share one run_at, and formatting an instant costs more than
+	 * the rest of a row, so the last text is reused while the instant is the same.
 	 */
-	private static Instant runAt(NewJob job, Instant now) {
-		return job.runAt() != null ? Instant.ofEpochMilli(job.runAt().toEpochMilli()) : now.plusMillis(job.delayMillis());
+	private static final class RunAtText {
+
+		private final Instant now;
+
+		private Instant last;
+
+		private String lastText;
+
+		RunAtText(Instant now) {
+			this.now = now;
+		}
+
+		String of(NewJob job) {
+			Instant runAt = job.runAt() != null ? Instant.ofEpochMilli(job.runAt().toEpochMilli())
+					: now.plusMillis(job.delayMillis());
+			if (!runAt.equals(last)) {
+				last = runAt;
+				lastText = runAt.toString();
+			}
+			return lastText;
+		}
 	}
 
 	private static void send(CopyIn copy, StringBuilder chunk) throws SQLException {
