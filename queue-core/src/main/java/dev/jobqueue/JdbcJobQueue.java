@@ -1,9 +1,15 @@
 package dev.jobqueue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -58,17 +64,33 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public long enqueue(String kind, Object payload, EnqueueOptions options) {
-		NewJob job = newJob(kind, payload, options);
+		NewJob job = newJob(kind, payload, options, this::acceptedHandler);
 		long id = store.enqueue(job);
-		enqueued(job);
+		listener.onEnqueued(job.queue(), job.kind());
+		afterCommit(job.queue());
 		return id;
 	}
 
+	/**
+	 * Looks each kind up once per call rather than once per job, and wakes each queue once: a wakeup
+	 * only starts a poll, which finds all of the queue's new jobs.
+	 */
 	@Override
 	public List<Long> enqueueAll(List<NewJobRequest> requests) {
-		List<NewJob> jobs = requests.stream().map(r -> newJob(r.kind(), r.payload(), r.options())).toList();
+		Map<String, Optional<JobHandlerDefinition>> handlerByKind = new HashMap<>();
+		Function<String, Optional<JobHandlerDefinition>> lookup = kind -> handlerByKind.computeIfAbsent(kind,
+				this::acceptedHandler);
+		List<NewJob> jobs = new ArrayList<>(requests.size());
+		for (NewJobRequest request : requests) {
+			jobs.add(newJob(request.kind(), request.payload(), request.options(), lookup));
+		}
 		List<Long> ids = store.enqueueAll(jobs);
-		jobs.forEach(this::enqueued);
+		Set<String> queues = new LinkedHashSet<>();
+		for (NewJob job : jobs) {
+			listener.onEnqueued(job.queue(), job.kind());
+			queues.add(job.queue());
+		}
+		queues.forEach(this::afterCommit);
 		return ids;
 	}
 
@@ -91,13 +113,11 @@ public final class JdbcJobQueue implements JobQueue {
 		return retried;
 	}
 
-	private NewJob newJob(String kind, Object payload, EnqueueOptions options) {
+	private NewJob newJob(String kind, Object payload, EnqueueOptions options,
+			Function<String, Optional<JobHandlerDefinition>> handlerLookup) {
 		Validate.notBlank(kind, "kind");
 		Validate.isTrue(options != null, "options", "must not be null");
-		Validate.isTrue(handlers.accepts(kind), "kind", "'" + kind + "' is unknown: no handler here serves it (kinds: "
-				+ String.join(", ", handlers.acceptedKinds())
-				+ "); declare kinds that other applications handle as external kinds");
-		Optional<JobHandlerDefinition> handler = handlers.handlerFor(kind);
+		Optional<JobHandlerDefinition> handler = handlerLookup.apply(kind);
 		String queue = options.queue() != null ? options.queue()
 				: handler.map(JobHandlerDefinition::queue).orElse(RuntimeSettings.DEFAULT_QUEUE);
 		int maxAttempts = options.maxAttempts() != null ? options.maxAttempts()
@@ -117,14 +137,17 @@ public final class JdbcJobQueue implements JobQueue {
 					+ ex.getOriginalMessage(), ex);
 		}
 		Validate.isTrue(text.length() <= maxPayloadLength, "payload",
-				"of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
+				() -> "of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
 						+ maxPayloadLength);
 		return text;
 	}
 
-	private void enqueued(NewJob job) {
-		listener.onEnqueued(job.queue(), job.kind());
-		afterCommit(job.queue());
+	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */
+	private Optional<JobHandlerDefinition> acceptedHandler(String kind) {
+		Validate.isTrue(handlers.accepts(kind), "kind", () -> "'" + kind
+				+ "' is unknown: no handler here serves it (kinds: " + String.join(", ", handlers.acceptedKinds())
+				+ "); declare kinds that other applications handle as external kinds");
+		return handlers.handlerFor(kind);
 	}
 
 	/** Wakes the queue's poller once the job is visible: after the caller's commit, or now without one. */

@@ -1,6 +1,7 @@
 package dev.jobqueue;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /** Argument checks whose messages name the option that is wrong. */
 final class Validate {
@@ -11,6 +12,13 @@ final class Validate {
 	static void isTrue(boolean condition, String option, String problem) {
 		if (!condition) {
 			throw new IllegalArgumentException(option + " " + problem);
+		}
+	}
+
+	/** For problems whose text costs something to build: it is built only when the check fails. */
+	static void isTrue(boolean condition, String option, Supplier<String> problem) {
+		if (!condition) {
+			throw new IllegalArgumentException(option + " " + problem.get());
 		}
 	}
 

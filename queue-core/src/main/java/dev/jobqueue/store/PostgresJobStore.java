@@ -39,7 +39,7 @@ public final class PostgresJobStore implements JobStore {
 	 */
 	public PostgresJobStore(DataSource dataSource, boolean notify) {
 		JdbcClient jdbc = JdbcClient.create(dataSource);
-		this.enqueue = new PostgresEnqueue(jdbc, notify);
+		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 	}

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +103,106 @@ public abstract class EnqueueContractTest {
 			}
 		}
 		assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(5);
+	}
+
+	@Test
+	void enqueueAllWritesAwkwardTextExactly() {
+		List<String> names = List.of("tab\there", "line\nbreak\r\nand return\r", "back\\slash \\N \\. \\t",
+				"\\N", "\\", "quotes \" ' `", "Grüße, 日本語, emoji \uD83D\uDE00", "", "{\"json\": [1, \"x\"]}");
+		String kind = "kind\twith\\awkward\ntext";
+		List<NewJobRequest> requests = names.stream()
+			.map(name -> new NewJobRequest(kind, new Greeting(name, name.length()),
+					EnqueueOptions.defaults().queue("odd.queue-name_1")))
+			.toList();
+
+		List<Long> ids = fixture.queue().enqueueAll(requests);
+
+		for (int i = 0; i < names.size(); i++) {
+			Job job = fixture.job(ids.get(i));
+			assertThat(QueueFixture.JSON.readValue(job.payload(), Greeting.class))
+				.isEqualTo(new Greeting(names.get(i), names.get(i).length()));
+			assertThat(job.kind()).isEqualTo(kind);
+			assertThat(job.queue()).isEqualTo("odd.queue-name_1");
+		}
+	}
+
+	@Test
+	void enqueueAllMixingUniqueKeysReturnsIdsInInputOrderAndDedupesAlsoWithinTheBatch() {
+		long existing = fixture.queue().enqueue("greet", new Greeting("Old", 0),
+				EnqueueOptions.defaults().uniqueKey("taken"));
+		List<NewJobRequest> requests = List.of(
+				new NewJobRequest("greet", new Greeting("a", 0)),
+				new NewJobRequest("greet", new Greeting("b", 1), EnqueueOptions.defaults().uniqueKey("fresh")),
+				new NewJobRequest("greet", new Greeting("c", 2)),
+				new NewJobRequest("greet", new Greeting("d", 3), EnqueueOptions.defaults().uniqueKey("taken")),
+				new NewJobRequest("greet", new Greeting("e", 4), EnqueueOptions.defaults().uniqueKey("fresh")),
+				new NewJobRequest("greet", new Greeting("f", 5)));
+
+		List<Long> ids = fixture.queue().enqueueAll(requests);
+
+		assertThat(ids.get(3)).isEqualTo(existing);
+		assertThat(ids.get(4)).isEqualTo(ids.get(1));
+		List<Long> inserted = List.of(ids.get(0), ids.get(1), ids.get(2), ids.get(5));
+		assertThat(inserted).isSorted().doesNotHaveDuplicates().allMatch(id -> id > existing);
+		for (int i : new int[] { 0, 1, 2, 5 }) {
+			assertThat(QueueFixture.JSON.readValue(fixture.job(ids.get(i)).payload(), Greeting.class).count()).isEqualTo(i);
+		}
+		assertThat(fixture.job(ids.get(1)).uniqueKey()).isEqualTo("fresh");
+		assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(5);
+	}
+
+	@Test
+	void enqueueAllKeepsEachJobsOptionsAndTimes() {
+		Instant runAt = Instant.now().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.MILLIS);
+		Instant before = Instant.now().minusSeconds(5);
+		List<Long> ids = fixture.queue().enqueueAll(List.of(
+				new NewJobRequest("greet", new Greeting("now", 0), EnqueueOptions.defaults().priority(2).maxAttempts(7)),
+				new NewJobRequest("greet", new Greeting("at", 1), EnqueueOptions.defaults().runAt(runAt).queue("mail")),
+				new NewJobRequest("greet", new Greeting("later", 2), EnqueueOptions.defaults().delay(Duration.ofHours(1)))));
+
+		Job now = fixture.job(ids.get(0));
+		assertThat(now.priority()).isEqualTo(2);
+		assertThat(now.maxAttempts()).isEqualTo(7);
+		assertThat(now.runAt()).isBetween(before, Instant.now().plusSeconds(5));
+		assertThat(fixture.job(ids.get(1)).runAt()).isEqualTo(runAt);
+		assertThat(fixture.job(ids.get(1)).queue()).isEqualTo("mail");
+		assertThat(fixture.job(ids.get(2)).runAt()).isBetween(now.runAt().plus(Duration.ofHours(1)),
+				now.runAt().plus(Duration.ofHours(1)).plusSeconds(5));
+	}
+
+	@Test
+	void enqueueAllOfMoreJobsThanAnyInternalChunkWritesEveryOne() {
+		String filler = "x".repeat(100);
+		List<NewJobRequest> requests = IntStream.range(0, 3000)
+			.mapToObj(i -> new NewJobRequest("greet", new Greeting(filler + i, i)))
+			.toList();
+
+		List<Long> ids = fixture.queue().enqueueAll(requests);
+
+		assertThat(ids).hasSize(3000).doesNotHaveDuplicates().isSorted();
+		Map<Long, String> payloads = fixture.jdbc().sql("SELECT id, payload FROM jobqueue_job")
+			.query((rs, n) -> Map.entry(rs.getLong(1), rs.getString(2)))
+			.list()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+		assertThat(payloads).hasSize(3000);
+		for (int i = 0; i < 3000; i++) {
+			assertThat(QueueFixture.JSON.readValue(payloads.get(ids.get(i)), Greeting.class))
+				.isEqualTo(new Greeting(filler + i, i));
+		}
+	}
+
+	@Test
+	void enqueueAllInATransactionThatRollsBackLeavesNoJob() {
+		fixture.transactions().executeWithoutResult(status -> {
+			fixture.queue().enqueueAll(List.of(new NewJobRequest("greet", new Greeting("a", 1)),
+					new NewJobRequest("greet", new Greeting("b", 2), EnqueueOptions.defaults().uniqueKey("k")),
+					new NewJobRequest("greet", new Greeting("c", 3), EnqueueOptions.defaults().delay(Duration.ofMinutes(1)))));
+			assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(3);
+			status.setRollbackOnly();
+		});
+
+		assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isZero();
 	}
 
 	@Test
