@@ -26,7 +26,8 @@ import dev.jobqueue.RetryPolicy;
  */
 public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval, Duration lease,
 		Duration heartbeatInterval, Duration reaperInterval, Duration pruneInterval, Duration vacuumInterval,
-		Duration finishedRetention, Duration deadRetention, Duration shutdownTimeout, RetryPolicy retryPolicy, int maxErrorLength) {
+		Duration finishedRetention, Duration deadRetention, Duration shutdownTimeout, RetryPolicy retryPolicy,
+		int maxErrorLength) {
 
 	public static final String DEFAULT_QUEUE = "default";
 

@@ -47,24 +47,27 @@ final class PostgresVacuum {
 
 	/**
 	 * The table's dead rows as the statistics system counts them: a read of shared memory, not of the
-	 * table, so an idle queue costs nothing here. Backends report their counts within about a second.
+	 * table, so an idle queue costs nothing here. Busy backends report their counts every second or so, an
+	 * idle one within ten seconds; a late count only puts a vacuum off to a later interval.
 	 */
 	private long deadRows() {
 		return jdbc.sql("SELECT pg_stat_get_dead_tuples(CAST('jobqueue_job' AS regclass))").query(Long.class).single();
 	}
 
 	/**
-	 * PostgreSQL answers a VACUUM it does not permit with a WARNING, not an error, so asking every time would
-	 * log nothing and achieve nothing. Asked once instead; a refusal is logged once and ends the vacuuming.
+	 * PostgreSQL answers a VACUUM it does not permit with a WARNING, not an error, so trying every interval
+	 * would achieve nothing without a word. Asked once instead; a refusal is logged once and ends the
+	 * vacuuming.
 	 */
 	private synchronized boolean permitted() {
 		if (permitted == null) {
 			permitted = mayVacuum();
 			if (!permitted) {
 				log.warn("jobqueue cannot vacuum jobqueue_job: database user {} may not (it owns neither the "
-						+ "table nor the database). The table's dead rows slow every claim down until something vacuums it: run the queue "
-						+ "as the table's owner, or set jobqueue.vacuum-interval=0 and have autovacuum (with a "
-						+ "low autovacuum_vacuum_scale_factor on this table) or a scheduled VACUUM do it",
+						+ "table nor the database). The table's dead rows slow every claim down until something "
+						+ "vacuums it: run the queue as the table's owner, or set jobqueue.vacuum-interval=0 and have "
+						+ "autovacuum (with a low autovacuum_vacuum_scale_factor on this table) or a scheduled "
+						+ "VACUUM do it",
 						jdbc.sql("SELECT current_user").query(String.class).single());
 			}
 		}
