@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat, the
- * reaper and the pruner, each on threads the runtime owns. {@link #stop()} is graceful: claiming
- * stops, running jobs get {@code shutdownTimeout} to finish, and the leases of those still running
- * are released so that another node starts them at once instead of after lease expiry.
+ * reaper, the pruner and the vacuumer, each on threads the runtime owns. {@link #stop()} is graceful:
+ * claiming stops, running jobs get {@code shutdownTimeout} to finish, and the leases of those still
+ * running are released so that another node starts them at once instead of after lease expiry.
  */
 public final class JobRuntime {
 
@@ -55,6 +54,8 @@ public final class JobRuntime {
 
 	private final Pruner pruner;
 
+	private final Vacuumer vacuumer;
+
 	private final List<WakeupSource> wakeupSources = new ArrayList<>();
 
 	private ScheduledExecutorService maintenance;
@@ -73,6 +74,7 @@ public final class JobRuntime {
 		this.heartbeater = new Heartbeater(store, inFlight, owner, settings.lease());
 		this.reaper = new Reaper(store, listener);
 		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
+		this.vacuumer = new Vacuumer(store, Vacuumer.DEAD_ROW_THRESHOLD);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */
@@ -96,10 +98,14 @@ public final class JobRuntime {
 		completions.start();
 		settings.queues().forEach(this::startQueue);
 		wakeupSources.forEach(source -> source.start(this::wake));
-		maintenance = Executors.newScheduledThreadPool(3, new NamedThreads("jobqueue-maintenance"));
+		// One thread per task: a long VACUUM or prune must not hold up the heartbeat.
+		maintenance = Executors.newScheduledThreadPool(4, new NamedThreads("jobqueue-maintenance"));
 		schedule(heartbeater::runOnce, "heartbeat", settings.heartbeatInterval());
 		schedule(reaper::runOnce, "reaper", settings.reaperInterval());
 		schedule(pruner::runOnce, "pruner", settings.pruneInterval());
+		if (!settings.vacuumInterval().isZero()) {
+			schedule(vacuumer::runOnce, "vacuum", settings.vacuumInterval());
+		}
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
 	}
 
@@ -113,10 +119,10 @@ public final class JobRuntime {
 		thread.start();
 	}
 
-	private void schedule(IntSupplier task, String name, Duration interval) {
+	private void schedule(Runnable task, String name, Duration interval) {
 		maintenance.scheduleWithFixedDelay(() -> {
 			try {
-				task.getAsInt();
+				task.run();
 			}
 			catch (RuntimeException ex) {
 				log.warn("jobqueue {} failed; it runs again in {}", name, interval, ex);

@@ -75,6 +75,14 @@ public interface JobStore {
 	 */
 	int prune(Duration finishedRetention, Duration deadRetention, int limit);
 
+	/**
+	 * Vacuums the job table when it holds at least {@code deadRowThreshold} dead row versions, on a
+	 * connection of its own in auto-commit, never in the caller's transaction. Does nothing where the
+	 * database keeps no dead versions, or where this database user may not vacuum the table (said once,
+	 * in a warning). Returns whether the table was vacuumed.
+	 */
+	boolean vacuumIfBloated(long deadRowThreshold);
+
 	/** Job counts by queue and state, for gauges. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 }

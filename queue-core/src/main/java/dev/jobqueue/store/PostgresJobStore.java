@@ -18,7 +18,7 @@ import dev.jobqueue.JobState;
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
- * outcomes) and {@link PostgresMaintenance}.
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -27,6 +27,8 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresExecution execution;
 
 	private final PostgresMaintenance maintenance;
+
+	private final PostgresVacuum vacuum;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
 	public PostgresJobStore(DataSource dataSource) {
@@ -42,6 +44,7 @@ public final class PostgresJobStore implements JobStore {
 		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
+		this.vacuum = new PostgresVacuum(dataSource);
 	}
 
 	@Override
@@ -117,6 +120,11 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		return maintenance.prune(finishedRetention, deadRetention, limit);
+	}
+
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return vacuum.vacuumIfBloated(deadRowThreshold);
 	}
 
 	@Override

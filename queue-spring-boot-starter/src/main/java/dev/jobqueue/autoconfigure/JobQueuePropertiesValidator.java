@@ -27,6 +27,7 @@ final class JobQueuePropertiesValidator {
 		positive(errors, "heartbeatInterval", "heartbeat-interval", properties.getHeartbeatInterval());
 		positive(errors, "reaperInterval", "reaper-interval", properties.getReaperInterval());
 		positive(errors, "pruneInterval", "prune-interval", properties.getPruneInterval());
+		notNegative(errors, "vacuumInterval", "vacuum-interval", properties.getVacuumInterval());
 		notNegative(errors, "retention.succeeded", "retention.succeeded", properties.getRetention().getSucceeded());
 		notNegative(errors, "retention.dead", "retention.dead", properties.getRetention().getDead());
 		notNegative(errors, "shutdownTimeout", "shutdown-timeout", properties.getShutdownTimeout());

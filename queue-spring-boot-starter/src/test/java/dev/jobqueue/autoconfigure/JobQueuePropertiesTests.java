@@ -43,6 +43,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(properties.getReaperInterval()).isEqualTo(Duration.ofSeconds(5));
 			assertThat(properties.getPruneInterval()).isEqualTo(Duration.ofMinutes(1));
+			assertThat(properties.getVacuumInterval()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(properties.getRetention().getSucceeded()).isEqualTo(Duration.ofDays(1));
 			assertThat(properties.getRetention().getDead()).isEqualTo(Duration.ofDays(14));
 			assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -75,6 +76,7 @@ class JobQueuePropertiesTests {
 			jobqueue.lease-duration=-1s           | jobqueue.lease-duration must be a positive duration, was PT-1S
 			jobqueue.retention.dead=-1d           | jobqueue.retention.dead must not be negative, was PT-24H
 			jobqueue.shutdown-timeout=-1s         | jobqueue.shutdown-timeout must not be negative, was PT-1S
+			jobqueue.vacuum-interval=-1s          | jobqueue.vacuum-interval must not be negative, was PT-1S
 			jobqueue.retry.max-attempts=0         | jobqueue.retry.max-attempts must be at least 1, was 0
 			jobqueue.retry.initial-backoff=0ms    | jobqueue.retry.initial-backoff must be a positive duration, was PT0S
 			jobqueue.retry.max-backoff=100ms      | jobqueue.retry.max-backoff (PT0.1S) must not be shorter than jobqueue.retry.initial-backoff (PT1S)
@@ -88,6 +90,14 @@ class JobQueuePropertiesTests {
 		runner.withPropertyValues(property).run(context -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
+		});
+	}
+
+	@Test
+	void aVacuumIntervalOfZeroTurnsTheVacuumOffAndReachesTheRuntimeAsZero() {
+		runner.withPropertyValues("jobqueue.vacuum-interval=0").run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().vacuumInterval()).isZero();
 		});
 	}
 
@@ -106,7 +116,7 @@ class JobQueuePropertiesTests {
 				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.external-kinds",
 				"jobqueue.notify", "jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
-				"jobqueue.prune-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
+				"jobqueue.prune-interval", "jobqueue.vacuum-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
 				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
 				"jobqueue.max-payload-length", "jobqueue.max-error-length");
