@@ -17,7 +17,7 @@ import dev.jobqueue.store.Lease;
 
 /**
  * Writes the successful completions of non-transactional handlers many at a time: one fenced statement
- * for up to {@link #MAX_BATCH} jobs, sent by one flusher thread at most {@link #LINGER} after the first
+ * for up to {@link #MAX_BATCH} jobs, sent by one flusher thread {@link #LINGER} after the first
  * completion of a batch arrived. Worker threads hand their completion over and move on to the next job.
  *
  * <p>The price: a node that dies between a handler's return and the flush leaves that job running
