@@ -1,0 +1,89 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.support.PostgresTestDatabase;
+
+/**
+ * Once the table's statistics say that running rows are rare, as they are on a busy queue, the batched
+ * completion and the heartbeat still look their rows up by id: they never scan the reaper's index of
+ * running rows, whose dead entries pile up between vacuums.
+ */
+class PostgresIndexUseTest {
+
+	private static PostgresTestDatabase database;
+
+	/** One connection, so that the statistics it flushes are those of the statements below. */
+	private static HikariDataSource oneConnection;
+
+	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
+
+	private final JobStore store = new PostgresJobStore(oneConnection);
+
+	@BeforeAll
+	static void openDatabase() {
+		database = new PostgresTestDatabase();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(database.jdbcUrl());
+		config.setMaximumPoolSize(1);
+		oneConnection = new HikariDataSource(config);
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		oneConnection.close();
+		database.close();
+	}
+
+	@Test
+	void completionsAndHeartbeatsLeaveTheReapersIndexAloneWhenRunningRowsAreRare() {
+		database.reset();
+		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claim("default", 2_000, "owner", Duration.ofMinutes(1)));
+		List<ClaimedJob> running = store.claim("default", 20, "owner", Duration.ofMinutes(1));
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		long before = scansOf("jobqueue_job_lease_idx");
+
+		assertThat(store.heartbeat("owner", running.subList(10, 20).stream().map(ClaimedJob::lease).toList(),
+				Duration.ofMinutes(1))).hasSize(10);
+		completeAll(running.subList(0, 10));
+
+		assertThat(scansOf("jobqueue_job_lease_idx")).isEqualTo(before);
+		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single())
+			.isEqualTo(2_010);
+	}
+
+	private void completeAll(List<ClaimedJob> jobs) {
+		assertThat(store.completeAll(jobs.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
+	}
+
+	private long scansOf(String index) {
+		jdbc.sql("SELECT pg_stat_force_next_flush()").query((rs, n) -> 1).list();
+		jdbc.sql("SELECT pg_stat_clear_snapshot()").query((rs, n) -> 1).list();
+		return jdbc.sql("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelid = CAST(:index AS regclass)")
+			.param("index", index)
+			.query(Long.class)
+			.single();
+	}
+
+	private static NewJob job() {
+		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+	}
+}
