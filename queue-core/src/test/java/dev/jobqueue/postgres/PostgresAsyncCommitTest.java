@@ -14,7 +14,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.store.ClaimedJob;
@@ -42,10 +41,7 @@ class PostgresAsyncCommitTest {
 	@BeforeAll
 	static void openDatabase() {
 		database = new PostgresTestDatabase();
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(database.jdbcUrl());
-		config.setMaximumPoolSize(1);
-		oneConnection = new HikariDataSource(config);
+		oneConnection = database.oneConnectionPool();
 	}
 
 	@AfterAll

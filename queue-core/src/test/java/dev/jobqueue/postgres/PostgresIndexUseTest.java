@@ -11,7 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.store.ClaimedJob;
@@ -40,10 +39,7 @@ class PostgresIndexUseTest {
 	@BeforeAll
 	static void openDatabase() {
 		database = new PostgresTestDatabase();
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(database.jdbcUrl());
-		config.setMaximumPoolSize(1);
-		oneConnection = new HikariDataSource(config);
+		oneConnection = database.oneConnectionPool();
 	}
 
 	@AfterAll

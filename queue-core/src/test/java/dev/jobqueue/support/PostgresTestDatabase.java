@@ -67,6 +67,14 @@ public final class PostgresTestDatabase implements TestDatabase {
 		return container.getJdbcUrl() + "&user=" + container.getUsername() + "&password=" + container.getPassword();
 	}
 
+	/** A pool of one connection to this database, for tests that look at what one session did. */
+	public HikariDataSource oneConnectionPool() {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(url);
+		config.setMaximumPoolSize(1);
+		return new HikariDataSource(config);
+	}
+
 	@Override
 	public DataSource dataSource() {
 		return dataSource;
