@@ -74,7 +74,7 @@ public final class JobRuntime {
 		this.heartbeater = new Heartbeater(store, inFlight, owner, settings.lease());
 		this.reaper = new Reaper(store, listener);
 		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
-		this.vacuumer = new Vacuumer(store, Vacuumer.DEAD_ROW_THRESHOLD);
+		this.vacuumer = new Vacuumer(store);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */

@@ -20,15 +20,12 @@ final class Vacuumer {
 
 	private final JobStore store;
 
-	private final long deadRowThreshold;
-
-	Vacuumer(JobStore store, long deadRowThreshold) {
+	Vacuumer(JobStore store) {
 		this.store = store;
-		this.deadRowThreshold = deadRowThreshold;
 	}
 
 	/** Returns whether the table was vacuumed. */
 	boolean runOnce() {
-		return store.vacuumIfBloated(deadRowThreshold);
+		return store.vacuumIfBloated(DEAD_ROW_THRESHOLD);
 	}
 }

@@ -82,10 +82,8 @@ final class PostgresEnqueue {
 	 * Draws every id first, in input order, then writes the jobs without a unique key with COPY and the
 	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
 	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
-	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice. For 20,000 jobs in one
-	 * call it was the fastest of these measured on one machine: about 105k jobs/s, against about 90k for
-	 * the staging table, 77k for unnest() and 42k for multi-row VALUES (in statements of 10,000 rows, as
-	 * binds are limited to 65,535). All of it runs in one transaction, the caller's when there is one,
+	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice; it was the fastest of
+	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in one transaction, the caller's when there is one,
 	 * so that the batch commits or rolls back whole and every statement shares one {@code now()}.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {

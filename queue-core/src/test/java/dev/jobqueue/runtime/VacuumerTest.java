@@ -33,7 +33,7 @@ class VacuumerTest {
 
 	private static JobStore store;
 
-	private final Vacuumer vacuumer = new Vacuumer(store, Vacuumer.DEAD_ROW_THRESHOLD);
+	private final Vacuumer vacuumer = new Vacuumer(store);
 
 	@BeforeAll
 	static void openDatabase() {
