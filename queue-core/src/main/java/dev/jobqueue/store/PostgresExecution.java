@@ -2,10 +2,12 @@ package dev.jobqueue.store;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -23,6 +25,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * or completion only makes the job run again (its row is back to ready, or still running with a lease
  * the reaper takes back), which at-least-once delivery allows. Enqueues, the completions of
  * transactional handlers and every failure or release keep a synchronous commit.
+ *
+ * <p>Batch lookup: the batched completion and the heartbeat take their batch as parallel arrays sorted
+ * by job id, without repeats. They fetch the rows by {@code id = ANY(ids)}, an index lookup per element,
+ * and {@code width_bucket(id, ids)}, a binary search, gives a row's position in the arrays. There is no
+ * join between the batch and the table: the planner guesses ten elements for an array parameter, and a
+ * join planned on that guess compared every row with every entry, so that a batch of 500 cost 250,000
+ * comparisons, and the completions that piled up behind it made the next batch as large.
  */
 final class PostgresExecution {
 
@@ -87,37 +96,33 @@ final class PostgresExecution {
 		if (completions.isEmpty()) {
 			return Set.of();
 		}
-		List<Completion> byId = completions.stream().sorted(Comparator.comparingLong(c -> c.lease().jobId())).toList();
+		List<Completion> byId = newestPerJob(completions, Completion::lease);
 		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
 		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
-		// lease comes back as lost.
+		// lease comes back as lost. The class comment says how a row finds its token and result.
 		List<Lease> written = jdbc.sql("""
-				WITH c AS (
-				    SELECT * FROM unnest(CAST(:ids AS bigint[]), CAST(:tokens AS bigint[]), CAST(:results AS text[]))
-				                  AS c(id, token, result)
-				), locked AS (
-				    SELECT j.id FROM jobqueue_job j JOIN c ON c.id = j.id
-				    WHERE j.lease_token = c.token AND j.state = 'running'
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running'
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
 				    ORDER BY j.id
 				    FOR UPDATE OF j
 				), async_commit AS (
 				    SELECT set_config('synchronous_commit', 'off', true)
 				)
 				UPDATE jobqueue_job j
-				SET state = 'succeeded', result = CAST(c.result AS jsonb), finished_at = now(),
-				    lease_owner = NULL, lease_expires_at = NULL
-				FROM locked JOIN c ON c.id = locked.id CROSS JOIN async_commit
-				WHERE j.id = locked.id AND j.lease_token = c.token AND j.state = 'running'
+				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
+				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				FROM locked CROSS JOIN async_commit
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				RETURNING j.id, j.lease_token""")
 			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
 			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
 			.list();
-		Set<Lease> lost = new HashSet<>();
-		completions.forEach(c -> lost.add(c.lease()));
-		written.forEach(lost::remove);
-		return lost;
+		return lostOf(completions.stream().map(Completion::lease).toList(), written);
 	}
 
 	boolean retryLater(Lease lease, Duration delay, String error) {
@@ -170,27 +175,50 @@ final class PostgresExecution {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		List<Lease> byId = leases.stream().sorted(Comparator.comparingLong(Lease::jobId)).toList();
-		// Locked in id order first, like the batched completion of the same rows (see the class comment).
-		return new HashSet<>(jdbc.sql("""
-				WITH held AS (
-				    SELECT * FROM unnest(CAST(:ids AS bigint[]), CAST(:tokens AS bigint[])) AS held(id, token)
-				), locked AS (
-				    SELECT j.id FROM jobqueue_job j JOIN held ON held.id = j.id
-				    WHERE j.lease_token = held.token AND j.state = 'running' AND j.lease_owner = :owner
+		List<Lease> byId = newestPerJob(leases, held -> held);
+		// Locked in id order first, like the batched completion of the same rows (see the class comment),
+		// and looked up like it (see the batch lookup there).
+		List<Lease> extended = jdbc.sql("""
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
 				    ORDER BY j.id
 				    FOR UPDATE OF j
 				)
 				UPDATE jobqueue_job j
 				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
-				FROM locked JOIN held ON held.id = locked.id
-				WHERE j.id = locked.id AND j.lease_token = held.token AND j.state = 'running' AND j.lease_owner = :owner
+				FROM locked
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+				  AND j.lease_owner = :owner
 				RETURNING j.id, j.lease_token""")
 			.param("leaseMillis", lease.toMillis())
 			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
 			.param("owner", owner)
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
-			.list());
+			.list();
+		return new HashSet<>(extended);
+	}
+
+	/**
+	 * The batch's entries in job id order, one per job: should a job appear twice, under two leases,
+	 * only the newer token can still hold (tokens only grow), so the older entry is left out and
+	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup needs (see the class comment).
+	 */
+	private static <T> List<T> newestPerJob(Collection<T> entries, Function<T, Lease> leaseOf) {
+		Map<Long, T> newest = new TreeMap<>();
+		for (T entry : entries) {
+			newest.merge(leaseOf.apply(entry).jobId(), entry,
+					(a, b) -> leaseOf.apply(a).token() >= leaseOf.apply(b).token() ? a : b);
+		}
+		return List.copyOf(newest.values());
+	}
+
+	private static Set<Lease> lostOf(Collection<Lease> submitted, Collection<Lease> written) {
+		Set<Lease> lost = new HashSet<>(submitted);
+		written.forEach(lost::remove);
+		return lost;
 	}
 }

@@ -204,6 +204,28 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
+		long first = enqueue("a", EnqueueOptions.defaults());
+		long second = enqueue("b", EnqueueOptions.defaults());
+		ClaimedJob stale = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		awaitLeaseExpiry();
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+		List<ClaimedJob> current = store.claim("default", 2, "w", LEASE);
+		ClaimedJob again = current.stream().filter(j -> j.id() == stale.id()).findFirst().orElseThrow();
+		ClaimedJob other = current.stream().filter(j -> j.id() != stale.id()).findFirst().orElseThrow();
+
+		assertThat(store.heartbeat("w", List.of(other.lease(), again.lease(), stale.lease()), LEASE))
+			.containsExactlyInAnyOrder(other.lease(), again.lease());
+		Set<Lease> lost = store.completeAll(List.of(new Completion(other.lease(), "\"other\""),
+				new Completion(again.lease(), "\"again\""), new Completion(stale.lease(), "\"stale\"")));
+
+		assertThat(lost).containsExactly(stale.lease());
+		assertThat(fixture.job(stale.id()).result()).contains("again");
+		assertThat(fixture.job(other.id()).result()).contains("other");
+		assertThat(List.of(first, second)).containsExactlyInAnyOrder(stale.id(), other.id());
+	}
+
+	@Test
 	void aBatchedCompletionAndAHeartbeatOverTheSameRowsInOppositeOrdersDoNotDeadlock() throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {

@@ -1,0 +1,104 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.StatementNotices;
+
+/**
+ * A batched completion or heartbeat of many jobs costs in proportion to the batch, under the plan
+ * PostgreSQL settles on for the prepared statement: its generic plan, which guesses an array
+ * parameter at ten elements. The plans actually run come back as notices from {@code auto_explain};
+ * no join in them may find its rows by filtering the pairs of two inputs, which for a batch of 500
+ * meant 250,000 comparisons.
+ */
+class PostgresBatchPlanTest {
+
+	private static final int BATCH = 500;
+
+	private static final Pattern REMOVED_BY_JOIN_FILTER = Pattern.compile("Rows Removed by Join Filter: (\\d+)");
+
+	private static PostgresTestDatabase database;
+
+	/** One connection, so that the session settings below apply to every statement. */
+	private static HikariDataSource oneConnection;
+
+	private static StatementNotices notices;
+
+	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
+
+	private final JobStore store = new PostgresJobStore(notices);
+
+	@BeforeAll
+	static void openDatabase() {
+		database = new PostgresTestDatabase();
+		oneConnection = database.oneConnectionPool();
+		notices = new StatementNotices(oneConnection);
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		oneConnection.close();
+		database.close();
+	}
+
+	@Test
+	void aBatchOf500CompletionsAndHeartbeatsJoinsEachJobOnce() {
+		database.reset();
+		store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
+		List<Lease> leases = store.claim("default", BATCH, "owner", Duration.ofMinutes(1))
+			.stream()
+			.map(ClaimedJob::lease)
+			.toList();
+		explainEveryStatementWithItsGenericPlan();
+
+		assertThat(store.heartbeat("owner", leases, Duration.ofMinutes(1))).hasSize(BATCH);
+		assertThat(store.completeAll(leases.stream().map(lease -> new Completion(lease, null)).toList())).isEmpty();
+
+		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
+		assertThat(plans).hasSize(2);
+		assertThat(plans).allSatisfy(plan -> assertThat(rowsRemovedByJoinFilters(plan)).isLessThan(BATCH));
+		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single())
+			.isEqualTo(BATCH);
+	}
+
+	private void explainEveryStatementWithItsGenericPlan() {
+		jdbc.sql("LOAD 'auto_explain'").update();
+		jdbc.sql("SET auto_explain.log_min_duration = 0").update();
+		jdbc.sql("SET auto_explain.log_analyze = on").update();
+		jdbc.sql("SET auto_explain.log_level = notice").update();
+		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
+	}
+
+	private static long rowsRemovedByJoinFilters(String plan) {
+		long removed = 0;
+		Matcher matcher = REMOVED_BY_JOIN_FILTER.matcher(plan);
+		while (matcher.find()) {
+			removed += Long.parseLong(matcher.group(1));
+		}
+		return removed;
+	}
+
+	private static NewJob job() {
+		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+	}
+}
