@@ -46,7 +46,7 @@ final class Bench {
 		}
 		boolean postgres = !options.sqlite();
 		if (postgres && (all || workload.equals("ceiling"))) {
-			new Ceiling(report, options.jobs()).run(database);
+			new Ceiling(report, options.jobs(), options.drainTimeout()).run(database);
 		}
 		if (postgres && (all || workload.equals("bulk-variants"))) {
 			new BulkVariants(report, options.jobs()).run(database);
