@@ -4,8 +4,10 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
@@ -139,9 +141,9 @@ final class PostgresEnqueue {
 	 */
 	private void insertKeyed(List<NewJob> jobs, int[] keyed, Long[] ids) {
 		List<NewJob> subset = Arrays.stream(keyed).mapToObj(jobs::get).toList();
-		List<Boolean> inserted = insertWithIds(subset, Arrays.stream(keyed).mapToObj(i -> ids[i]).toArray(Long[]::new));
+		Set<Long> inserted = insertWithIds(subset, Arrays.stream(keyed).mapToObj(i -> ids[i]).toArray(Long[]::new));
 		for (int k = 0; k < keyed.length; k++) {
-			if (!inserted.get(k)) {
+			if (!inserted.contains(ids[keyed[k]])) {
 				ids[keyed[k]] = enqueue(subset.get(k));
 			}
 		}
@@ -149,30 +151,28 @@ final class PostgresEnqueue {
 
 	/**
 	 * One statement for all the rows: they travel as parallel arrays and unnest() turns them back into
-	 * rows, and a left join tells which rows a unique key turned away, in input order. The insert takes
-	 * the rows in input order, so of two rows of the batch with one key the earlier is the one inserted.
+	 * rows. The insert takes the rows in input order, so of two rows of the batch with one key the earlier
+	 * is the one inserted. It returns the ids it inserted, and the ids turned away are told apart here
+	 * rather than by joining the input with the inserted rows: a join planned on the generic plan's guess
+	 * of ten elements per array could compare every row with every other.
 	 */
-	private List<Boolean> insertWithIds(List<NewJob> jobs, Long[] ids) {
-		return jdbc.sql("""
+	private Set<Long> insertWithIds(List<NewJob> jobs, Long[] ids) {
+		return new HashSet<>(jdbc.sql("""
 				WITH input AS (
 				    SELECT *
 				    FROM unnest(CAST(:ids AS bigint[]), CAST(:queues AS text[]), CAST(:kinds AS text[]),
 				                CAST(:payloads AS text[]), CAST(:priorities AS int[]), CAST(:runAts AS bigint[]),
 				                CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]), CAST(:uniqueKeys AS text[]))
 				         WITH ORDINALITY AS t(id, queue, kind, payload, priority, run_at_millis, delay_millis, max_attempts, unique_key, ord)
-				), inserted AS (
-				    INSERT INTO jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, unique_key)
-				    SELECT id, queue, kind, CAST(payload AS jsonb), 'ready', priority,
-				           COALESCE(to_timestamp(run_at_millis / 1000.0), now() + delay_millis * interval '1 millisecond'), max_attempts, unique_key
-				    FROM input
-				    ORDER BY ord
-				    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
-				    DO NOTHING
-				    RETURNING id
 				)
-				SELECT inserted.id IS NOT NULL AS inserted
-				FROM input LEFT JOIN inserted ON inserted.id = input.id
-				ORDER BY input.ord""")
+				INSERT INTO jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, unique_key)
+				SELECT id, queue, kind, CAST(payload AS jsonb), 'ready', priority,
+				       COALESCE(to_timestamp(run_at_millis / 1000.0), now() + delay_millis * interval '1 millisecond'), max_attempts, unique_key
+				FROM input
+				ORDER BY ord
+				ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				DO NOTHING
+				RETURNING id""")
 			.param("ids", ids)
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
 			.param("kinds", jobs.stream().map(NewJob::kind).toArray(String[]::new))
@@ -182,8 +182,8 @@ final class PostgresEnqueue {
 			.param("delays", jobs.stream().map(NewJob::delayMillis).toArray(Long[]::new))
 			.param("maxAttempts", jobs.stream().map(NewJob::maxAttempts).toArray(Integer[]::new))
 			.param("uniqueKeys", jobs.stream().map(NewJob::uniqueKey).toArray(String[]::new))
-			.query((rs, n) -> rs.getBoolean(1))
-			.list();
+			.query((rs, n) -> rs.getLong(1))
+			.list());
 	}
 
 	/** One notification per queue with a job due now; a second statement, but one per batch. */

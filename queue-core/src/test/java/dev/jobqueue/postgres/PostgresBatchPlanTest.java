@@ -25,9 +25,9 @@ import dev.jobqueue.support.PostgresTestDatabase;
 import dev.jobqueue.support.StatementNotices;
 
 /**
- * A batched completion or heartbeat of many jobs costs in proportion to the batch, under the plan
- * PostgreSQL settles on for the prepared statement: its generic plan, which guesses an array
- * parameter at ten elements. The plans actually run come back as notices from {@code auto_explain};
+ * A batched completion, heartbeat or keyed bulk enqueue of many jobs costs in proportion to the batch,
+ * under the plan PostgreSQL settles on for the prepared statement: its generic plan, which guesses an
+ * array parameter at ten elements. The plans actually run come back as notices from {@code auto_explain};
  * no join in them may find its rows by filtering the pairs of two inputs, which for a batch of 500
  * meant 250,000 comparisons.
  */
@@ -42,7 +42,7 @@ class PostgresBatchPlanTest {
 	/** One connection, so that the session settings below apply to every statement. */
 	private static HikariDataSource oneConnection;
 
-	private static StatementNotices notices;
+	private final StatementNotices notices = new StatementNotices(oneConnection);
 
 	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
 
@@ -52,7 +52,6 @@ class PostgresBatchPlanTest {
 	static void openDatabase() {
 		database = new PostgresTestDatabase();
 		oneConnection = database.oneConnectionPool();
-		notices = new StatementNotices(oneConnection);
 	}
 
 	@AfterAll
@@ -81,6 +80,19 @@ class PostgresBatchPlanTest {
 			.isEqualTo(BATCH);
 	}
 
+	@Test
+	void aBulkEnqueueOf500KeyedJobsJoinsEachJobOnce() {
+		database.reset();
+		explainEveryStatementWithItsGenericPlan();
+
+		List<Long> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
+
+		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("unique_key")).toList();
+		assertThat(plans).isNotEmpty();
+		assertThat(plans).allSatisfy(plan -> assertThat(rowsRemovedByJoinFilters(plan)).isLessThan(BATCH));
+		assertThat(ids).doesNotHaveDuplicates().hasSize(BATCH);
+	}
+
 	private void explainEveryStatementWithItsGenericPlan() {
 		jdbc.sql("LOAD 'auto_explain'").update();
 		jdbc.sql("SET auto_explain.log_min_duration = 0").update();
@@ -99,6 +111,10 @@ class PostgresBatchPlanTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+		return keyedJob(null);
+	}
+
+	private static NewJob keyedJob(String uniqueKey) {
+		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, uniqueKey);
 	}
 }
