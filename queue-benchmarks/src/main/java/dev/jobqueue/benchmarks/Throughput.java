@@ -55,9 +55,10 @@ final class Throughput {
 		}
 		double[] measured = Arrays.copyOfRange(rates, BULK_WARM_UP_CALLS, rates.length);
 		Arrays.sort(measured);
+		String everyCall = Arrays.toString(Arrays.stream(rates).mapToLong(Math::round).toArray());
 		report.figure("bulk", contender.name(), "jobs/s", Summary.median(measured), "1/s",
 				String.format("%d jobs in one bulk call, median of %d calls after %d unmeasured; every call %s", jobs,
-						BULK_CALLS, BULK_WARM_UP_CALLS, Arrays.toString(Arrays.stream(rates).mapToLong(Math::round).toArray())));
+						BULK_CALLS, BULK_WARM_UP_CALLS, everyCall));
 	}
 
 	/**

@@ -122,7 +122,10 @@ final class PostgresExecution {
 			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
 			.list();
-		return lostOf(completions.stream().map(Completion::lease).toList(), written);
+		Set<Lease> lost = new HashSet<>();
+		completions.forEach(c -> lost.add(c.lease()));
+		written.forEach(lost::remove);
+		return lost;
 	}
 
 	boolean retryLater(Lease lease, Duration delay, String error) {
@@ -178,7 +181,7 @@ final class PostgresExecution {
 		List<Lease> byId = newestPerJob(leases, held -> held);
 		// Locked in id order first, like the batched completion of the same rows (see the class comment),
 		// and looked up like it (see the batch lookup there).
-		List<Lease> extended = jdbc.sql("""
+		return new HashSet<>(jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
 				    FROM jobqueue_job j
@@ -198,14 +201,14 @@ final class PostgresExecution {
 			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
 			.param("owner", owner)
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
-			.list();
-		return new HashSet<>(extended);
+			.list());
 	}
 
 	/**
 	 * The batch's entries in job id order, one per job: should a job appear twice, under two leases,
 	 * only the newer token can still hold (tokens only grow), so the older entry is left out and
-	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup needs (see the class comment).
+	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup (see the
+	 * class comment) needs.
 	 */
 	private static <T> List<T> newestPerJob(Collection<T> entries, Function<T, Lease> leaseOf) {
 		Map<Long, T> newest = new TreeMap<>();
@@ -214,11 +217,5 @@ final class PostgresExecution {
 					(a, b) -> leaseOf.apply(a).token() >= leaseOf.apply(b).token() ? a : b);
 		}
 		return List.copyOf(newest.values());
-	}
-
-	private static Set<Lease> lostOf(Collection<Lease> submitted, Collection<Lease> written) {
-		Set<Lease> lost = new HashSet<>(submitted);
-		written.forEach(lost::remove);
-		return lost;
 	}
 }

@@ -45,12 +45,13 @@ public final class StatementNotices extends DelegatingDataSource {
 	private Statement collecting(Statement statement) {
 		Class<?> type = statement instanceof CallableStatement ? CallableStatement.class
 				: statement instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
-		return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
-			if (method.getName().equals("close")) {
-				keep(statement.getWarnings());
-			}
-			return invoke(statement, method, args);
-		});
+		return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { type },
+				(proxy, method, args) -> {
+					if (method.getName().equals("close")) {
+						keep(statement.getWarnings());
+					}
+					return invoke(statement, method, args);
+				});
 	}
 
 	private synchronized void keep(SQLWarning warning) {
