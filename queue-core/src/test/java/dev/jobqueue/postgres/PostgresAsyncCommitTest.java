@@ -6,22 +6,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PostgresJobStore;
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.OnePostgresSession;
 
 /**
  * The claim and the batched completion turn {@code synchronous_commit} off for their own transaction,
@@ -29,30 +26,16 @@ import dev.jobqueue.support.PostgresTestDatabase;
  */
 class PostgresAsyncCommitTest {
 
-	private static PostgresTestDatabase database;
+	@RegisterExtension
+	static final OnePostgresSession postgres = new OnePostgresSession();
 
-	/** One connection, so that every statement below runs on the same session. */
-	private static HikariDataSource oneConnection;
+	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
-
-	private final JobStore store = new PostgresJobStore(oneConnection);
-
-	@BeforeAll
-	static void openDatabase() {
-		database = new PostgresTestDatabase();
-		oneConnection = database.oneConnectionPool();
-	}
-
-	@AfterAll
-	static void closeDatabase() {
-		oneConnection.close();
-		database.close();
-	}
+	private final JobStore store = new PostgresJobStore(postgres.session());
 
 	@BeforeEach
 	void twoReadyJobs() {
-		database.reset();
+		postgres.database().reset();
 		store.enqueueAll(List.of(job(), job()));
 	}
 
@@ -81,7 +64,7 @@ class PostgresAsyncCommitTest {
 
 	/** Runs the statement in a transaction of its own and reads the setting before that commits. */
 	private String settingInsideTransactionOf(Consumer<JobStore> statement) {
-		return new TransactionTemplate(new JdbcTransactionManager(oneConnection)).execute(status -> {
+		return new TransactionTemplate(new JdbcTransactionManager(postgres.session())).execute(status -> {
 			statement.accept(store);
 			return synchronousCommit();
 		});

@@ -8,12 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
-
-import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
@@ -21,7 +18,7 @@ import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PostgresJobStore;
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
 
 /**
@@ -33,36 +30,22 @@ import dev.jobqueue.support.StatementNotices;
  */
 class PostgresBatchPlanTest {
 
+	@RegisterExtension
+	static final OnePostgresSession postgres = new OnePostgresSession();
+
 	private static final int BATCH = 500;
 
 	private static final Pattern REMOVED_BY_JOIN_FILTER = Pattern.compile("Rows Removed by Join Filter: (\\d+)");
 
-	private static PostgresTestDatabase database;
+	private final StatementNotices notices = new StatementNotices(postgres.session());
 
-	/** One connection, so that the session settings below apply to every statement. */
-	private static HikariDataSource oneConnection;
-
-	private final StatementNotices notices = new StatementNotices(oneConnection);
-
-	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
+	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
 	private final JobStore store = new PostgresJobStore(notices);
 
-	@BeforeAll
-	static void openDatabase() {
-		database = new PostgresTestDatabase();
-		oneConnection = database.oneConnectionPool();
-	}
-
-	@AfterAll
-	static void closeDatabase() {
-		oneConnection.close();
-		database.close();
-	}
-
 	@Test
 	void aBatchOf500CompletionsAndHeartbeatsJoinsEachJobOnce() {
-		database.reset();
+		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
 		List<Lease> leases = store.claim("default", BATCH, "owner", Duration.ofMinutes(1))
 			.stream()
@@ -82,7 +65,7 @@ class PostgresBatchPlanTest {
 
 	@Test
 	void aBulkEnqueueOf500KeyedJobsJoinsEachJobOnce() {
-		database.reset();
+		postgres.database().reset();
 		explainEveryStatementWithItsGenericPlan();
 
 		List<Long> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());

@@ -6,19 +6,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
-
-import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PostgresJobStore;
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.OnePostgresSession;
 
 /**
  * Once the table's statistics say that running rows are rare, as they are on a busy queue, the batched
@@ -27,30 +24,16 @@ import dev.jobqueue.support.PostgresTestDatabase;
  */
 class PostgresIndexUseTest {
 
-	private static PostgresTestDatabase database;
+	@RegisterExtension
+	static final OnePostgresSession postgres = new OnePostgresSession();
 
-	/** One connection, so that the statistics it flushes are those of the statements below. */
-	private static HikariDataSource oneConnection;
+	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JdbcClient jdbc = JdbcClient.create(oneConnection);
-
-	private final JobStore store = new PostgresJobStore(oneConnection);
-
-	@BeforeAll
-	static void openDatabase() {
-		database = new PostgresTestDatabase();
-		oneConnection = database.oneConnectionPool();
-	}
-
-	@AfterAll
-	static void closeDatabase() {
-		oneConnection.close();
-		database.close();
-	}
+	private final JobStore store = new PostgresJobStore(postgres.session());
 
 	@Test
 	void completionsAndHeartbeatsLeaveTheReapersIndexAloneWhenRunningRowsAreRare() {
-		database.reset();
+		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
 		completeAll(store.claim("default", 2_000, "owner", Duration.ofMinutes(1)));
 		List<ClaimedJob> running = store.claim("default", 20, "owner", Duration.ofMinutes(1));
