@@ -83,6 +83,12 @@ public interface JobStore {
 	 */
 	boolean vacuumIfBloated(long deadRowThreshold);
 
-	/** Job counts by queue and state, for gauges. */
+	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
+
+	/**
+	 * Counts of ready and running jobs by queue, read from the partial indexes that hold just those
+	 * rows: the cost follows the backlog and the jobs in flight, not the finished rows the table keeps.
+	 */
+	Map<String, Map<JobState, Long>> countUnfinishedByQueue();
 }

@@ -131,4 +131,9 @@ public final class PostgresJobStore implements JobStore {
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
 		return maintenance.countByQueueAndState();
 	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return maintenance.countUnfinishedByQueue();
+	}
 }

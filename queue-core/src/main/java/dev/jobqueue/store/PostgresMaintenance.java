@@ -1,10 +1,8 @@
 package dev.jobqueue.store;
 
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -99,11 +97,10 @@ final class PostgresMaintenance {
 	}
 
 	Map<String, Map<JobState, Long>> countByQueueAndState() {
-		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
-		jdbc.sql("SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state").query(rs -> {
-			counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
-				.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
-		});
-		return counts;
+		return JobCounts.query(jdbc, JobCounts.ALL);
+	}
+
+	Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return JobCounts.query(jdbc, JobCounts.UNFINISHED);
 	}
 }

@@ -2,12 +2,10 @@ package dev.jobqueue.store;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 import javax.sql.DataSource;
 
@@ -147,15 +145,11 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
-		statements.read("count", () -> {
-			counts.clear();
-			jdbc.sql("SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state").query(rs -> {
-				counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
-					.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
-			});
-			return counts;
-		});
-		return counts;
+		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.ALL));
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
 	}
 }

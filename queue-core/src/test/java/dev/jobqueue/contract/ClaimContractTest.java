@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -23,6 +24,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
@@ -204,6 +206,20 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
+		store.enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
+		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		assertThat(store.complete(claimed.get(0).lease(), null)).isTrue();
+
+		assertThat(store.countUnfinishedByQueue()).isEqualTo(Map.of(
+				"default", Map.of(JobState.ready, 1L, JobState.running, 1L),
+				"mail", Map.of(JobState.ready, 1L)));
+		assertThat(store.countByQueueAndState()).isEqualTo(Map.of(
+				"default", Map.of(JobState.ready, 1L, JobState.running, 1L, JobState.succeeded, 1L),
+				"mail", Map.of(JobState.ready, 1L)));
+	}
+
+	@Test
 	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
 		long first = enqueue("a", EnqueueOptions.defaults());
 		long second = enqueue("b", EnqueueOptions.defaults());
@@ -336,5 +352,9 @@ public abstract class ClaimContractTest {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private static NewJob newJob(String queue) {
+		return new NewJob(queue, "greet", "{}", 5, null, Duration.ZERO, 3, null);
 	}
 }

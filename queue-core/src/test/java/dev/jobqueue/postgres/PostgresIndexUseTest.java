@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -20,7 +22,8 @@ import dev.jobqueue.support.OnePostgresSession;
 /**
  * Once the table's statistics say that running rows are rare, as they are on a busy queue, the batched
  * completion and the heartbeat still look their rows up by id: they never scan the reaper's index of
- * running rows, whose dead entries pile up between vacuums.
+ * running rows, whose dead entries pile up between vacuums. And the counts of ready and running jobs,
+ * which the gauges ask for every few seconds, read the partial indexes, never the whole table.
  */
 class PostgresIndexUseTest {
 
@@ -49,17 +52,43 @@ class PostgresIndexUseTest {
 			.isEqualTo(2_010);
 	}
 
+	@Test
+	void theUnfinishedCountsReadThePartialIndexesAndNeverScanTheTable() {
+		postgres.database().reset();
+		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claim("default", 2_980, "owner", Duration.ofMinutes(1)));
+		store.claim("default", 5, "owner", Duration.ofMinutes(1));
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		long before = tableScans();
+
+		assertThat(store.countUnfinishedByQueue())
+			.isEqualTo(Map.of("default", Map.of(JobState.ready, 15L, JobState.running, 5L)));
+
+		assertThat(tableScans()).isEqualTo(before);
+	}
+
 	private void completeAll(List<ClaimedJob> jobs) {
 		assertThat(store.completeAll(jobs.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 	}
 
 	private long scansOf(String index) {
-		jdbc.sql("SELECT pg_stat_force_next_flush()").query((rs, n) -> 1).list();
-		jdbc.sql("SELECT pg_stat_clear_snapshot()").query((rs, n) -> 1).list();
+		flushStatistics();
 		return jdbc.sql("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelid = CAST(:index AS regclass)")
 			.param("index", index)
 			.query(Long.class)
 			.single();
+	}
+
+	private long tableScans() {
+		flushStatistics();
+		return jdbc.sql("SELECT seq_scan FROM pg_stat_user_tables WHERE relid = CAST('jobqueue_job' AS regclass)")
+			.query(Long.class)
+			.single();
+	}
+
+	private void flushStatistics() {
+		jdbc.sql("SELECT pg_stat_force_next_flush()").query((rs, n) -> 1).list();
+		jdbc.sql("SELECT pg_stat_clear_snapshot()").query((rs, n) -> 1).list();
 	}
 
 	private static NewJob job() {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,35 +22,34 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
- * Gauges {@code jobqueue.jobs} by queue and state. The counts come from one grouped query, cached for
- * {@link #REFRESH}: however often the registry is scraped, and however many gauges read them, the
- * database answers at most once per period. They are counts of the whole table, so every node reports
- * the same values. A queue gets its gauges when it is configured, found at startup, or seen in an
- * enqueue or a claim; registering never happens inside a scrape.
+ * Gauges {@code jobqueue.jobs} by queue and state. The counts come from grouped queries whose results
+ * are cached: however often the registry is scraped, and however many gauges read them, the database
+ * answers at most once per period. Ready and running jobs, the ones someone on call watches, are
+ * counted every {@link #REFRESH} from the partial indexes that hold just them. The finished states are
+ * counted every {@link #FINISHED_REFRESH}, because that count scans every finished row the table keeps
+ * (a day of succeeded jobs by default). They are counts of the whole table, so every node reports the
+ * same values. A queue gets its gauges when it is configured, found at startup, or seen in an enqueue
+ * or a claim; registering never happens inside a scrape.
  */
 final class JobCountGauges implements MeterBinder, JobListener {
 
 	static final Duration REFRESH = Duration.ofSeconds(5);
 
+	static final Duration FINISHED_REFRESH = Duration.ofMinutes(1);
+
 	private static final Logger log = LoggerFactory.getLogger(JobCountGauges.class);
-
-	private final JobStore store;
-
-	private final LongSupplier nanoClock;
 
 	private final Set<String> queues = new LinkedHashSet<>();
 
+	private final CachedCounts unfinished;
+
+	private final CachedCounts all;
+
 	private MeterRegistry registry;
 
-	private Map<String, Map<JobState, Long>> counts = Map.of();
-
-	private long refreshedAt;
-
-	private boolean loaded;
-
 	JobCountGauges(JobStore store, Collection<String> configuredQueues, LongSupplier nanoClock) {
-		this.store = store;
-		this.nanoClock = nanoClock;
+		this.unfinished = new CachedCounts(store::countUnfinishedByQueue, REFRESH, nanoClock);
+		this.all = new CachedCounts(store::countByQueueAndState, FINISHED_REFRESH, nanoClock);
 		this.queues.addAll(configuredQueues);
 	}
 
@@ -61,7 +61,8 @@ final class JobCountGauges implements MeterBinder, JobListener {
 			known = List.copyOf(queues);
 		}
 		known.forEach(queue -> registerGauges(registry, queue));
-		current().keySet().forEach(this::register);
+		all.current().keySet().forEach(this::register);
+		unfinished.current().keySet().forEach(this::register);
 	}
 
 	@Override
@@ -74,9 +75,10 @@ final class JobCountGauges implements MeterBinder, JobListener {
 		register(job.queue());
 	}
 
-	/** How many jobs of {@code queue} are in {@code state}, as of the last refresh. */
+	/** How many jobs of {@code queue} are in {@code state}, as of the last refresh of that state's count. */
 	double count(String queue, JobState state) {
-		return current().getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
+		CachedCounts counts = (state == JobState.ready || state == JobState.running) ? unfinished : all;
+		return counts.current().getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
 	}
 
 	/** Registers the gauges of a queue not seen before; no lock is held while the registry works. */
@@ -101,19 +103,41 @@ final class JobCountGauges implements MeterBinder, JobListener {
 		}
 	}
 
-	private synchronized Map<String, Map<JobState, Long>> current() {
-		long now = nanoClock.getAsLong();
-		if (!loaded || now - refreshedAt >= REFRESH.toNanos()) {
-			loaded = true;
-			refreshedAt = now;
-			try {
-				counts = store.countByQueueAndState();
-			}
-			catch (RuntimeException ex) {
-				// Keep the last counts; the next refresh tries again. A gauge must never fail a scrape.
-				log.debug("Could not count jobs for the jobqueue.jobs gauges", ex);
-			}
+	/** The result of one counting query, asked again once it is older than its period. */
+	private static final class CachedCounts {
+
+		private final Supplier<Map<String, Map<JobState, Long>>> query;
+
+		private final long periodNanos;
+
+		private final LongSupplier nanoClock;
+
+		private Map<String, Map<JobState, Long>> counts = Map.of();
+
+		private long refreshedAt;
+
+		private boolean loaded;
+
+		CachedCounts(Supplier<Map<String, Map<JobState, Long>>> query, Duration period, LongSupplier nanoClock) {
+			this.query = query;
+			this.periodNanos = period.toNanos();
+			this.nanoClock = nanoClock;
 		}
-		return counts;
+
+		synchronized Map<String, Map<JobState, Long>> current() {
+			long now = nanoClock.getAsLong();
+			if (!loaded || now - refreshedAt >= periodNanos) {
+				loaded = true;
+				refreshedAt = now;
+				try {
+					counts = query.get();
+				}
+				catch (RuntimeException ex) {
+					// Keep the last counts; the next refresh tries again. A gauge must never fail a scrape.
+					log.debug("Could not count jobs for the jobqueue.jobs gauges", ex);
+				}
+			}
+			return counts;
+		}
 	}
 }

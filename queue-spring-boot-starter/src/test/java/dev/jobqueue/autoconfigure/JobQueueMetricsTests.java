@@ -57,7 +57,7 @@ class JobQueueMetricsTests {
 	@Test
 	void gaugesReadCachedCountsAndQueryTheStoreAtMostOncePerRefreshPeriod() {
 		JobStore store = mock(JobStore.class);
-		given(store.countByQueueAndState()).willReturn(counts("default", JobState.ready, 4L),
+		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L),
 				counts("default", JobState.ready, 9L));
 		AtomicLong nanos = new AtomicLong();
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
@@ -66,17 +66,41 @@ class JobQueueMetricsTests {
 		for (int scrape = 0; scrape < 10; scrape++) {
 			assertThat(readyGauge("default")).isEqualTo(4.0);
 		}
-		verify(store, times(1)).countByQueueAndState();
+		verify(store, times(1)).countUnfinishedByQueue();
 
 		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
 		assertThat(readyGauge("default")).isEqualTo(9.0);
+		verify(store, times(2)).countUnfinishedByQueue();
+	}
+
+	@Test
+	void finishedStatesAreCountedOnlyEveryFinishedRefreshPeriodAndReadyAndRunningEveryRefresh() {
+		JobStore store = mock(JobStore.class);
+		given(store.countByQueueAndState()).willReturn(counts("default", JobState.succeeded, 100L),
+				counts("default", JobState.succeeded, 250L));
+		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.running, 3L),
+				counts("default", JobState.running, 5L));
+		AtomicLong nanos = new AtomicLong();
+		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
+		gauges.bindTo(registry);
+		assertThat(gauge("default", JobState.succeeded)).isEqualTo(100.0);
+		assertThat(gauge("default", JobState.running)).isEqualTo(3.0);
+
+		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+		assertThat(gauge("default", JobState.succeeded)).isEqualTo(100.0);
+		assertThat(gauge("default", JobState.running)).isEqualTo(5.0);
+		verify(store, times(1)).countByQueueAndState();
+
+		nanos.addAndGet(JobCountGauges.FINISHED_REFRESH.toNanos());
+		assertThat(gauge("default", JobState.succeeded)).isEqualTo(250.0);
 		verify(store, times(2)).countByQueueAndState();
 	}
 
 	@Test
 	void aQueueFirstSeenInAnEnqueueGetsItsGauges() {
 		JobStore store = mock(JobStore.class);
-		given(store.countByQueueAndState()).willReturn(counts("reports", JobState.ready, 2L));
+		given(store.countUnfinishedByQueue()).willReturn(counts("reports", JobState.ready, 2L));
+		given(store.countByQueueAndState()).willReturn(counts("archive", JobState.succeeded, 5L));
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), () -> 0L);
 		gauges.bindTo(registry);
 		assertThat(registry.find("jobqueue.jobs").tag("queue", "mail").gauges()).isEmpty();
@@ -85,12 +109,13 @@ class JobQueueMetricsTests {
 
 		assertThat(registry.find("jobqueue.jobs").tag("queue", "mail").gauges()).hasSize(JobState.values().length);
 		assertThat(readyGauge("reports")).as("a queue found in the database at startup").isEqualTo(2.0);
+		assertThat(gauge("archive", JobState.succeeded)).as("a queue with finished jobs only").isEqualTo(5.0);
 	}
 
 	@Test
 	void aFailingCountKeepsTheLastValuesAndNeverFailsAScrape() {
 		JobStore store = mock(JobStore.class);
-		given(store.countByQueueAndState()).willReturn(counts("default", JobState.ready, 4L))
+		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L))
 			.willThrow(new IllegalStateException("database down"));
 		AtomicLong nanos = new AtomicLong();
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
@@ -102,7 +127,11 @@ class JobQueueMetricsTests {
 	}
 
 	private double readyGauge(String queue) {
-		return registry.get("jobqueue.jobs").tags("queue", queue, "state", "ready").gauge().value();
+		return gauge(queue, JobState.ready);
+	}
+
+	private double gauge(String queue, JobState state) {
+		return registry.get("jobqueue.jobs").tags("queue", queue, "state", state.name()).gauge().value();
 	}
 
 	private static Map<String, Map<JobState, Long>> counts(String queue, JobState state, long count) {
