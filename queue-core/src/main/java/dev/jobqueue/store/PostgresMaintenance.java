@@ -79,17 +79,21 @@ final class PostgresMaintenance {
 
 	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// Oldest first, through the partial index over finished rows, so each batch reads no more rows
-		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim.
+		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim. The
+		// shorter retention bounds the index scan (the per-state cutoff alone cannot, so with nothing to
+		// delete the scan walked every finished row), and the delete looks its batch up by id: a join with
+		// the batch was planned as a hash join over a scan of the whole table.
 		return jdbc.sql("""
-				DELETE FROM jobqueue_job WHERE id IN (
+				DELETE FROM jobqueue_job WHERE id = ANY(ARRAY(
 				    SELECT id FROM jobqueue_job
 				    WHERE state IN ('succeeded', 'cancelled', 'dead')
+				      AND finished_at < now() - LEAST(:deadMillis, :finishedMillis) * interval '1 millisecond'
 				      AND finished_at < now() - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
 				                                 * interval '1 millisecond'
 				    ORDER BY finished_at
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
-				)""")
+				))""")
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)

@@ -41,14 +41,19 @@ final class SqliteMaintenance {
 
 	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
-		// current millisecond is past a retention of zero.
+		// current millisecond is past a retention of zero. The state condition is the partial index's own,
+		// and the shorter retention bounds its range: the statement then reads the finished index from its
+		// oldest entry up to that cutoff, where the two per-state conditions alone scanned the whole table
+		// while holding the write lock.
 		return statements.write("prune", () -> jdbc.sql("""
 				DELETE FROM jobqueue_job WHERE id IN (
 				    SELECT id FROM jobqueue_job
-				    WHERE (state IN ('succeeded', 'cancelled')
-				           AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - :finishedMillis)
-				       OR (state = 'dead'
-				           AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - :deadMillis)
+				    WHERE state IN ('succeeded', 'cancelled', 'dead')
+				      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				                         - min(:finishedMillis, :deadMillis)
+				      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
+				    ORDER BY finished_at
 				    LIMIT :limit)""")
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())

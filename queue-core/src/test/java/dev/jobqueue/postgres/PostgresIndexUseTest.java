@@ -23,7 +23,8 @@ import dev.jobqueue.support.OnePostgresSession;
  * Once the table's statistics say that running rows are rare, as they are on a busy queue, the batched
  * completion and the heartbeat still look their rows up by id: they never scan the reaper's index of
  * running rows, whose dead entries pile up between vacuums. And the counts of ready and running jobs,
- * which the gauges ask for every few seconds, read the partial indexes, never the whole table.
+ * which the gauges ask for every few seconds, read the partial indexes, never the whole table; the
+ * pruner reads only the finished rows past their retention.
  */
 class PostgresIndexUseTest {
 
@@ -67,6 +68,33 @@ class PostgresIndexUseTest {
 		assertThat(tableScans()).isEqualTo(before);
 	}
 
+	@Test
+	void thePrunerReadsOnlyTheFinishedRowsPastTheShorterRetentionAndLooksItsBatchUpById() {
+		postgres.database().reset();
+		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claim("default", 3_000, "owner", Duration.ofMinutes(1)));
+		jdbc.sql("""
+				UPDATE jobqueue_job SET finished_at = now() - interval '2 days'
+				WHERE id IN (SELECT id FROM jobqueue_job ORDER BY id LIMIT 100)""").update();
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
+		try {
+			long tableScans = tableScans();
+			long indexEntriesRead = entriesReadFrom("jobqueue_job_finished_idx");
+
+			assertThat(store.prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isEqualTo(100);
+			assertThat(store.prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isZero();
+
+			assertThat(tableScans()).isEqualTo(tableScans);
+			// The 100 entries past the retention, read by the first pass and once more, dead, by the second;
+			// never the 2,900 finished within the day.
+			assertThat(entriesReadFrom("jobqueue_job_finished_idx") - indexEntriesRead).isLessThanOrEqualTo(200);
+		}
+		finally {
+			jdbc.sql("RESET plan_cache_mode").update();
+		}
+	}
+
 	private void completeAll(List<ClaimedJob> jobs) {
 		assertThat(store.completeAll(jobs.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 	}
@@ -74,6 +102,14 @@ class PostgresIndexUseTest {
 	private long scansOf(String index) {
 		flushStatistics();
 		return jdbc.sql("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelid = CAST(:index AS regclass)")
+			.param("index", index)
+			.query(Long.class)
+			.single();
+	}
+
+	private long entriesReadFrom(String index) {
+		flushStatistics();
+		return jdbc.sql("SELECT idx_tup_read FROM pg_stat_user_indexes WHERE indexrelid = CAST(:index AS regclass)")
 			.param("index", index)
 			.query(Long.class)
 			.single();
