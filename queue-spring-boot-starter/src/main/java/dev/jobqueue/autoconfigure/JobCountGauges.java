@@ -96,7 +96,8 @@ final class JobCountGauges implements MeterBinder, JobListener {
 	private void registerGauges(MeterRegistry target, String queue) {
 		for (JobState state : JobState.values()) {
 			Gauge.builder("jobqueue.jobs", this, gauges -> gauges.count(queue, state))
-				.description("Jobs in the database by queue and state, refreshed at most every " + REFRESH)
+				.description("Jobs in the database by queue and state; ready and running refreshed at most every "
+						+ REFRESH.toSeconds() + " s, the finished states every " + FINISHED_REFRESH.toSeconds() + " s")
 				.tags("queue", queue, "state", state.name())
 				.strongReference(true)
 				.register(target);
