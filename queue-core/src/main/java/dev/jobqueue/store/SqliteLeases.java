@@ -16,6 +16,20 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class SqliteLeases {
 
+	/** The claim (see {@link #claim}), a constant so that a test can ask for its plan. */
+	static final String CLAIM = """
+			UPDATE jobqueue_job
+			SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
+			    lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
+			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			WHERE id IN (
+			    SELECT id FROM jobqueue_job
+			    WHERE state = 'ready' AND queue = :queue
+			      AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			    ORDER BY priority, run_at, id
+			    LIMIT :limit)
+			RETURNING id, queue, kind, payload, attempt, max_attempts, priority, lease_token, run_at, started_at""";
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -31,18 +45,7 @@ final class SqliteLeases {
 		// The subquery picks the due rows in claim order from the partial ready index (queue, priority,
 		// run_at, id), so LIMIT stops after :limit entries. The lease token grows at every claim so that
 		// writes from any earlier execution are fenced off.
-		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
-				    lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
-				    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				WHERE id IN (
-				    SELECT id FROM jobqueue_job
-				    WHERE state = 'ready' AND queue = :queue
-				      AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				    ORDER BY priority, run_at, id
-				    LIMIT :limit)
-				RETURNING id, queue, kind, payload, attempt, max_attempts, priority, lease_token, run_at, started_at""")
+		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql(CLAIM)
 			.param("queue", queue)
 			.param("limit", limit)
 			.param("owner", owner)

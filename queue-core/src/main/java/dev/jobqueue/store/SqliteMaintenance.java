@@ -7,6 +7,34 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /** The reaper's and the pruner's statements on SQLite. */
 final class SqliteMaintenance {
 
+	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
+	static final String REAP = """
+			UPDATE jobqueue_job
+			SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
+			    finished_at = CASE WHEN attempt >= max_attempts
+			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
+			    last_error = 'lease of ' || lease_owner || ' expired at '
+			                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
+			                 || ' (worker stopped or lost the database)',
+			    lease_owner = NULL, lease_expires_at = NULL
+			WHERE id IN (
+			    SELECT id FROM jobqueue_job
+			    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			    ORDER BY lease_expires_at
+			    LIMIT :limit)""";
+
+	/** The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. */
+	static final String PRUNE = """
+			DELETE FROM jobqueue_job WHERE id IN (
+			    SELECT id FROM jobqueue_job
+			    WHERE state IN ('succeeded', 'cancelled', 'dead')
+			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			                         - min(:finishedMillis, :deadMillis)
+			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
+			    ORDER BY finished_at
+			    LIMIT :limit)""";
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -21,20 +49,7 @@ final class SqliteMaintenance {
 		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
 		// the lease token) matches nothing. A reaped attempt stays counted, so a job that kills its worker
 		// every time still ends dead. Reapers in several processes simply take turns.
-		return statements.write("reap", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
-				    finished_at = CASE WHEN attempt >= max_attempts
-				                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
-				    last_error = 'lease of ' || lease_owner || ' expired at '
-				                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
-				                 || ' (worker stopped or lost the database)',
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id IN (
-				    SELECT id FROM jobqueue_job
-				    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				    ORDER BY lease_expires_at
-				    LIMIT :limit)""")
+		return statements.write("reap", () -> jdbc.sql(REAP)
 			.param("limit", limit)
 			.update());
 	}
@@ -45,16 +60,7 @@ final class SqliteMaintenance {
 		// and the shorter retention bounds its range: the statement then reads the finished index from its
 		// oldest entry up to that cutoff, where the two per-state conditions alone scanned the whole table
 		// while holding the write lock.
-		return statements.write("prune", () -> jdbc.sql("""
-				DELETE FROM jobqueue_job WHERE id IN (
-				    SELECT id FROM jobqueue_job
-				    WHERE state IN ('succeeded', 'cancelled', 'dead')
-				      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				                         - min(:finishedMillis, :deadMillis)
-				      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
-				    ORDER BY finished_at
-				    LIMIT :limit)""")
+		return statements.write("prune", () -> jdbc.sql(PRUNE)
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)
