@@ -2,7 +2,6 @@ package dev.jobqueue.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,15 +64,15 @@ final class Ceiling {
 			}
 		}
 		contender.reset();
-		double ceiling = measuredMedian(loops);
-		double drain = measuredMedian(drains);
+		double ceiling = Summary.medianAfter(loops, WARM_UP_ROUNDS);
+		double drain = Summary.medianAfter(drains, WARM_UP_ROUNDS);
 		String rounds = String.format("median of %d rounds of %d jobs after %d unmeasured, drain and loop alternating",
 				ROUNDS, jobs, WARM_UP_ROUNDS);
 		report.figure("ceiling", "jobqueue-sql", "jobs/s", ceiling, "1/s", String.format(
 				"%s; %d threads, claim %d + one batched completion per loop; every round %s", rounds, THREADS, BATCH,
-				Arrays.toString(rounded(loops))));
+				Summary.rounded(loops)));
 		report.figure("ceiling", "jobqueue", "drain jobs/s", drain, "1/s",
-				String.format("%s; every round %s", rounds, Arrays.toString(rounded(drains))));
+				String.format("%s; every round %s", rounds, Summary.rounded(drains)));
 		report.figure("ceiling", "jobqueue", "drain % of ceiling", 100 * drain / ceiling, "%", rounds);
 	}
 
@@ -117,15 +116,5 @@ final class Ceiling {
 			store.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
 			done.addAndGet(claimed.size());
 		}
-	}
-
-	private static double measuredMedian(double[] everyRound) {
-		double[] measured = Arrays.copyOfRange(everyRound, WARM_UP_ROUNDS, everyRound.length);
-		Arrays.sort(measured);
-		return Summary.median(measured);
-	}
-
-	private static long[] rounded(double[] values) {
-		return Arrays.stream(values).mapToLong(Math::round).toArray();
 	}
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -130,6 +131,18 @@ final class Summary {
 		String executions = counted ? "duplicates " + duplicates + ", lost " + lost : "";
 		String timeouts = timedOut > 0 ? "timed out in " + timedOut + " of " + figures.size() + " runs" : "";
 		return String.join(executions.isEmpty() || timeouts.isEmpty() ? "" : "; ", timeouts, executions);
+	}
+
+	/** The median of {@code values} past the first {@code unmeasured} (warm-up rounds), in any order. */
+	static double medianAfter(double[] values, int unmeasured) {
+		double[] measured = Arrays.copyOfRange(values, unmeasured, values.length);
+		Arrays.sort(measured);
+		return median(measured);
+	}
+
+	/** Every value, rounded, as notes list the rounds of a measurement. */
+	static String rounded(double[] values) {
+		return Arrays.toString(Arrays.stream(values).mapToLong(Math::round).toArray());
 	}
 
 	static double median(double[] sorted) {

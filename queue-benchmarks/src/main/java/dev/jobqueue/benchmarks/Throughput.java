@@ -4,7 +4,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.stream.LongStream;
 
 /** Enqueue one at a time, enqueue in bulk, and drain pre-enqueued jobs, for one library. */
@@ -53,12 +52,9 @@ final class Throughput {
 			contender.enqueueBulk(data);
 			rates[call] = perSecond(jobs, System.nanoTime() - start);
 		}
-		double[] measured = Arrays.copyOfRange(rates, BULK_WARM_UP_CALLS, rates.length);
-		Arrays.sort(measured);
-		String everyCall = Arrays.toString(Arrays.stream(rates).mapToLong(Math::round).toArray());
-		report.figure("bulk", contender.name(), "jobs/s", Summary.median(measured), "1/s",
+		report.figure("bulk", contender.name(), "jobs/s", Summary.medianAfter(rates, BULK_WARM_UP_CALLS), "1/s",
 				String.format("%d jobs in one bulk call, median of %d calls after %d unmeasured; every call %s", jobs,
-						BULK_CALLS, BULK_WARM_UP_CALLS, everyCall));
+						BULK_CALLS, BULK_WARM_UP_CALLS, Summary.rounded(rates)));
 	}
 
 	/**

@@ -48,15 +48,15 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 	 * at its own rate, and every claim steps over those that are there, so the interval bounds how many
 	 * seconds of claimed jobs a claim finds in its way. In a 1,000,000-job soak at about 10,000 jobs/s the
 	 * last 100,000 ran at 72 – 74 % of the first with 10 s and at 88 – 101 % with 2 s, and a VACUUM of
-	 * that table took 0.14 s (BENCHMARKS.md). Where nothing needs vacuuming the look costs a read of the
-	 * table's statistics.
+	 * that table took 0.14 s (docs/performance.md). Where nothing needs vacuuming the look costs a read
+	 * of the table's statistics.
 	 */
 	public static RuntimeSettings defaults() {
 		Map<String, Integer> queues = new LinkedHashMap<>();
 		queues.put(DEFAULT_QUEUE, 8);
 		return new RuntimeSettings(queues, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
-				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofDays(1), Duration.ofDays(14),
-				Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024);
+				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofDays(1),
+				Duration.ofDays(14), Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024);
 	}
 
 	public RuntimeSettings withQueues(Map<String, Integer> queues) {

@@ -85,8 +85,9 @@ final class PostgresEnqueue {
 	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
 	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
 	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice; it was the fastest of
-	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in one transaction, the caller's when there is one,
-	 * so that the batch commits or rolls back whole and every statement shares one {@code now()}.
+	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in one transaction, the caller's
+	 * when there is one, so that the batch commits or rolls back whole and every statement shares one
+	 * {@code now()}.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {

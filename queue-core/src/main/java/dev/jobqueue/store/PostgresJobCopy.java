@@ -51,7 +51,7 @@ final class PostgresJobCopy {
 			}
 		}
 		catch (SQLException ex) {
-			throw translator.translate("COPY of new jobs", sql, ex);
+			throw SqlFailures.translate(translator, "COPY of new jobs", sql, ex);
 		}
 		finally {
 			DataSourceUtils.releaseConnection(connection, dataSource);

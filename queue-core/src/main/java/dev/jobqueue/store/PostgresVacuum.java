@@ -9,8 +9,6 @@ import javax.sql.DataSource;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
 
@@ -110,8 +108,7 @@ final class PostgresVacuum {
 			}
 		}
 		catch (SQLException ex) {
-			DataAccessException translated = new SQLStateSQLExceptionTranslator().translate("VACUUM", VACUUM, ex);
-			throw translated != null ? translated : new UncategorizedSQLException("VACUUM", VACUUM, ex);
+			throw SqlFailures.translate(new SQLStateSQLExceptionTranslator(), "VACUUM", VACUUM, ex);
 		}
 	}
 
