@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -30,14 +30,15 @@ final class PostgresEnqueue {
 
 	private final PostgresJobCopy copy;
 
-	private final TransactionTemplate ownTransactions;
+	private final TransactionTemplate batchTransactions;
 
 	private final boolean notify;
 
 	PostgresEnqueue(DataSource dataSource, JdbcClient jdbc, boolean notify) {
 		this.jdbc = jdbc;
 		this.copy = new PostgresJobCopy(dataSource);
-		this.ownTransactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
+		this.batchTransactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
+		this.batchTransactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 		this.notify = notify;
 	}
 
@@ -85,18 +86,17 @@ final class PostgresEnqueue {
 	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
 	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
 	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice; it was the fastest of
-	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in one transaction, the caller's
-	 * when there is one, so that the batch commits or rolls back whole and every statement shares one
-	 * {@code now()}.
+	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs as one nested transaction, so
+	 * that the batch commits or rolls back whole: inside the caller's transaction on this DataSource it is
+	 * a savepoint, which a failure rolls back to, leaving the caller's transaction usable; otherwise (no
+	 * transaction, or one on another DataSource, where the statements would each commit on their own) it
+	 * is a transaction of its own.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		if (TransactionSynchronizationManager.isActualTransactionActive()) {
-			return insertAll(jobs);
-		}
-		return ownTransactions.execute(status -> insertAll(jobs));
+		return batchTransactions.execute(status -> insertAll(jobs));
 	}
 
 	private List<Long> insertAll(List<NewJob> jobs) {

@@ -18,6 +18,7 @@ final class SqliteEnqueue {
 
 	private final TransactionOperations transactions;
 
+	/** @param transactions nested: a savepoint inside a transaction under way, else a transaction */
 	SqliteEnqueue(JdbcClient jdbc, SqliteStatements statements, TransactionOperations transactions) {
 		this.jdbc = jdbc;
 		this.statements = statements;
@@ -52,9 +53,12 @@ final class SqliteEnqueue {
 	}
 
 	/**
-	 * One insert per job, in one transaction (the caller's, or an immediate one of our own). SQLite runs
-	 * in this process, so a statement costs microseconds, not a round trip: what a batch must save is
-	 * commits, and one transaction makes it one commit. Ids come back in input order by construction.
+	 * One insert per job, in one nested transaction: a savepoint in the caller's transaction on this
+	 * database, which a failure rolls back to and leaves the caller's transaction usable, else an
+	 * immediate transaction of our own (also when the caller's transaction is on another DataSource).
+	 * SQLite runs in this process, so a statement costs microseconds, not a round trip: what a batch must
+	 * save is commits, and one transaction makes it one commit. Ids come back in input order by
+	 * construction.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.Job;
@@ -40,7 +41,9 @@ public final class SqliteJobStore implements JobStore {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
-		this.enqueue = new SqliteEnqueue(jdbc, statements, new TransactionTemplate(new JdbcTransactionManager(queue)));
+		TransactionTemplate batches = new TransactionTemplate(new JdbcTransactionManager(queue));
+		batches.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, batches);
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
 	}

@@ -11,8 +11,17 @@ public interface TestDatabase extends AutoCloseable {
 
 	JobStore store();
 
-	/** Deletes every job, so that each test starts from an empty queue. */
+	/** Deletes every job, so that each test starts from an empty queue, and lifts {@link #refusePoison()}. */
 	void reset();
+
+	/** The kind {@link #refusePoison()} refuses. */
+	String POISON = "poison";
+
+	/**
+	 * Makes the database refuse, as a constraint would, every insert of a job of kind {@link #POISON}:
+	 * a failure at the database that passes every check made before the SQL. Until {@link #reset()}.
+	 */
+	void refusePoison();
 
 	/** How a separate JVM reaches the same database: a JDBC URL. */
 	String jdbcUrl();
