@@ -106,11 +106,15 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public boolean retry(long id) {
-		boolean retried = store.retryDead(id);
-		if (retried) {
+		if (store.retryDead(id)) {
 			store.find(id).ifPresent(job -> afterCommit(job.queue()));
+			return true;
 		}
-		return retried;
+		store.holderOfUniqueKey(id).ifPresent(holder -> {
+			throw new IllegalStateException("job " + id + " stays dead: its unique key is held by unfinished job "
+					+ holder + "; retry it once that job has finished");
+		});
+		return false;
 	}
 
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options,

@@ -33,7 +33,11 @@ public interface JobQueue {
 	/** Cancels a job that has not started; returns whether it was ready and is now cancelled. */
 	boolean cancel(long id);
 
-	/** Puts a dead job back to ready with its attempts reset; returns whether it was dead. */
+	/**
+	 * Puts a dead job back to ready with its attempts reset; returns whether it was dead.
+	 * @throws IllegalStateException when the dead job has a unique key that a newer unfinished job holds,
+	 * naming that job; the dead job stays dead and nothing is written
+	 */
 	boolean retry(long id);
 
 	/** One job for {@link #enqueueAll(List)}. */

@@ -83,11 +83,26 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean retryDead(long id) {
+		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
 		return statements.write("retry dead", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    finished_at = NULL
-				WHERE id = :id AND state = 'dead'""").param("id", id).update()) == 1;
+				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
+				                  WHERE holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.state IN ('ready', 'running'))""").param("id", id).update()) == 1;
+	}
+
+	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return statements.read("holder of unique key", () -> jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job AS job
+				JOIN jobqueue_job AS holder ON holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional());
 	}
 
 	@Override
