@@ -16,9 +16,6 @@ import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The insert statements of the PostgreSQL store. When it notifies, a job due now also sends
@@ -37,15 +34,14 @@ final class PostgresEnqueue {
 
 	private final PostgresJobCopy copy;
 
-	private final TransactionTemplate batchTransactions;
+	private final BatchTransactions batchTransactions;
 
 	private final boolean notify;
 
 	PostgresEnqueue(DataSource dataSource, JdbcClient jdbc, boolean notify) {
 		this.jdbc = jdbc;
 		this.copy = new PostgresJobCopy(dataSource);
-		this.batchTransactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
-		this.batchTransactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+		this.batchTransactions = new BatchTransactions(dataSource);
 		this.notify = notify;
 	}
 
@@ -95,17 +91,15 @@ final class PostgresEnqueue {
 	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
 	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
 	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice; it was the fastest of
-	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs as one nested transaction, so
-	 * that the batch commits or rolls back whole: inside the caller's transaction on this DataSource it is
-	 * a savepoint, which a failure rolls back to, leaving the caller's transaction usable; otherwise (no
-	 * transaction, or one on another DataSource, where the statements would each commit on their own) it
-	 * is a transaction of its own.
+	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in {@link BatchTransactions}, so
+	 * that the batch commits or rolls back whole: a savepoint inside the caller's transaction, else a
+	 * transaction of its own.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		return batchTransactions.execute(status -> insertAll(jobs));
+		return batchTransactions.run(() -> insertAll(jobs));
 	}
 
 	private List<Long> insertAll(List<NewJob> jobs) {

@@ -10,9 +10,6 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
@@ -41,9 +38,7 @@ public final class SqliteJobStore implements JobStore {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
-		TransactionTemplate batches = new TransactionTemplate(new JdbcTransactionManager(queue));
-		batches.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
-		this.enqueue = new SqliteEnqueue(jdbc, statements, batches);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
 	}

@@ -3,15 +3,21 @@ package dev.jobqueue.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.EnqueueOptions;
@@ -80,6 +86,35 @@ public abstract class EnqueueAllAtomicityContractTest {
 			.execute(status -> fixture.queue().enqueueAll(batch().subList(0, 4)));
 
 		assertThat(jobIds()).containsExactlyElementsOf(ids);
+	}
+
+	/**
+	 * JpaTransactionManager exposes its JDBC connection this way: bound for the DataSource, auto-commit
+	 * off, but not marked as a transaction that a JdbcTransactionManager would join.
+	 */
+	@Test
+	void insideATransactionBoundAsJpaBindsItTheRefusedBatchLeavesNoJobAndTheTransactionGoesOn() throws SQLException {
+		DataSource dataSource = database().dataSource();
+		List<Long> kept;
+		try (Connection connection = dataSource.getConnection()) {
+			connection.setAutoCommit(false);
+			TransactionSynchronizationManager.initSynchronization();
+			TransactionSynchronizationManager.bindResource(dataSource, new ConnectionHolder(connection));
+			try {
+				long before = fixture.queue().enqueue("greet", new Greeting("before", 1));
+				assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> fixture.queue().enqueueAll(batch()));
+				long after = fixture.queue().enqueue("greet", new Greeting("after", 2));
+				kept = List.of(before, after);
+				connection.commit();
+			}
+			finally {
+				TransactionSynchronizationManager.unbindResource(dataSource);
+				TransactionSynchronizationManager.clearSynchronization();
+				connection.setAutoCommit(true);
+			}
+		}
+
+		assertThat(jobIds()).containsExactlyElementsOf(kept);
 	}
 
 	/** Unkeyed jobs, keyed jobs, and last a keyed job of the refused kind. */

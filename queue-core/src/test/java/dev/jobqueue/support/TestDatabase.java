@@ -7,15 +7,15 @@ import dev.jobqueue.store.JobStore;
 /** A real database for the contract tests: migrated, emptied between tests, closed at the end. */
 public interface TestDatabase extends AutoCloseable {
 
+	/** The kind {@link #refusePoison()} refuses. */
+	String POISON = "poison";
+
 	DataSource dataSource();
 
 	JobStore store();
 
 	/** Deletes every job, so that each test starts from an empty queue, and lifts {@link #refusePoison()}. */
 	void reset();
-
-	/** The kind {@link #refusePoison()} refuses. */
-	String POISON = "poison";
 
 	/**
 	 * Makes the database refuse, as a constraint would, every insert of a job of kind {@link #POISON}:
