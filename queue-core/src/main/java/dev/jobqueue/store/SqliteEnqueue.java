@@ -52,9 +52,9 @@ final class SqliteEnqueue {
 
 	/**
 	 * One insert per job, all or nothing through {@link BatchTransactions}: a savepoint in the caller's
-	 * transaction, else an immediate transaction of our own. SQLite runs in this process, so a statement costs microseconds, not a round trip: what a batch must
-	 * save is commits, and one transaction makes it one commit. Ids come back in input order by
-	 * construction.
+	 * transaction, else an immediate transaction of our own. SQLite runs in this process, so a statement
+	 * costs microseconds, not a round trip: what a batch must save is commits, and one transaction makes
+	 * it one commit. Ids come back in input order by construction.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
