@@ -131,7 +131,7 @@ public final class JobQueueAutoConfiguration {
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
 			if ("postgresql".equals(store.vendor()) && properties.isNotify()) {
 				// Jobs that other nodes enqueue wake these workers at once, through LISTEN on one connection.
-				runtime.addWakeupSource(new PostgresNotificationListener(resolved));
+				runtime.addWakeupSource(new PostgresNotificationListener(resolved, properties.getQueues().keySet()));
 			}
 			if ("sqlite".equals(store.vendor())) {
 				warnOfShortSqliteLease(properties);
