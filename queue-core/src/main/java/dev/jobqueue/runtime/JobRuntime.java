@@ -36,6 +36,8 @@ public final class JobRuntime {
 
 	private final JobStore store;
 
+	private final JobStore ownStore;
+
 	private final RuntimeSettings settings;
 
 	private final String owner;
@@ -71,17 +73,29 @@ public final class JobRuntime {
 
 	public JobRuntime(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions) {
+		this(store, store, handlers, json, settings, listener, transactions);
+	}
+
+	/**
+	 * @param store where handlers' own outcomes are written: the store whose connections join the handlers'
+	 * transactions
+	 * @param ownStore where the runtime's own statements go (claims, heartbeats, batched completions, reaper,
+	 * pruner, vacuum): a store on connections handlers cannot take, so that they never wait behind handlers
+	 */
+	public JobRuntime(JobStore store, JobStore ownStore, HandlerRegistry handlers, JsonMapper json,
+			RuntimeSettings settings, JobListener listener, TransactionOperations transactions) {
 		this.store = store;
+		this.ownStore = ownStore;
 		this.settings = settings;
 		this.owner = ownerName();
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
-		this.completions = new CompletionBatcher(store, outcomes, liveness);
+		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
 				completions);
-		this.heartbeater = new Heartbeater(store, inFlight, owner, settings.lease());
-		this.reaper = new Reaper(store, listener);
-		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
-		this.vacuumer = new Vacuumer(store);
+		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
+		this.reaper = new Reaper(ownStore, listener);
+		this.pruner = new Pruner(ownStore, settings.finishedRetention(), settings.deadRetention());
+		this.vacuumer = new Vacuumer(ownStore);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */
@@ -124,7 +138,7 @@ public final class JobRuntime {
 
 	private void startQueue(String queue, int concurrency) {
 		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), store, runner, workers,
+		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), ownStore, runner, workers,
 				liveness);
 		liveness.watch(poller.role(), allowedSilence(settings.pollInterval()));
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
