@@ -126,7 +126,7 @@ public final class JobRuntime {
 		wakeupSources.forEach(source -> source.start(this::wake));
 		// One thread per task: a long VACUUM or prune must not hold up the heartbeat.
 		maintenance = Executors.newScheduledThreadPool(4, new NamedThreads("jobqueue-maintenance"));
-		liveness.watch(HEARTBEAT, allowedSilence(settings.heartbeatInterval()));
+		liveness.watch(HEARTBEAT, settings.heartbeatInterval(), settings.lease());
 		schedule(heartbeater::runOnce, HEARTBEAT, settings.heartbeatInterval());
 		schedule(reaper::runOnce, "reaper", settings.reaperInterval());
 		schedule(pruner::runOnce, "pruner", settings.pruneInterval());
@@ -140,7 +140,7 @@ public final class JobRuntime {
 		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
 		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), ownStore, runner, workers,
 				liveness);
-		liveness.watch(poller.role(), allowedSilence(settings.pollInterval()));
+		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		workerPools.add(workers);
 		pollers.put(queue, poller);
@@ -155,16 +155,6 @@ public final class JobRuntime {
 	private void schedule(Runnable task, String name, Duration interval) {
 		maintenance.scheduleWithFixedDelay(() -> liveness.pass(name, task, interval), interval.toMillis(),
 				interval.toMillis(), TimeUnit.MILLISECONDS);
-	}
-
-	/**
-	 * How long a watched role may go without a successful pass: half a lease, so that health turns DOWN
-	 * while the leases it should renew are still valid; longer only when the role's own interval is.
-	 */
-	private Duration allowedSilence(Duration interval) {
-		Duration halfLease = settings.lease().dividedBy(2);
-		Duration intervalAndAHalf = interval.plus(interval.dividedBy(2));
-		return intervalAndAHalf.compareTo(halfLease) > 0 ? intervalAndAHalf : halfLease;
 	}
 
 	/**

@@ -39,9 +39,15 @@ public final class RoleLiveness {
 		this.onFatal = onFatal;
 	}
 
-	/** Watches {@code role} from now on: overdue once no pass succeeded for {@code allowed}. */
-	void watch(String role, Duration allowed) {
-		this.allowed.put(role, allowed);
+	/**
+	 * Watches {@code role}, run every {@code interval}, from now on. It is overdue once no pass succeeded
+	 * for half a lease, so that health turns DOWN while the leases it keeps are still valid; or for one and
+	 * a half intervals, when that is longer, so that a role's own rhythm never reads as a failure.
+	 */
+	void watch(String role, Duration interval, Duration lease) {
+		Duration halfLease = lease.dividedBy(2);
+		Duration intervalAndAHalf = interval.plus(interval.dividedBy(2));
+		allowed.put(role, intervalAndAHalf.compareTo(halfLease) > 0 ? intervalAndAHalf : halfLease);
 		lastSuccess.put(role, clock.instant());
 	}
 
