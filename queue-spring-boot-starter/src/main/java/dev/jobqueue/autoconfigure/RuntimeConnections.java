@@ -129,6 +129,9 @@ final class RuntimeConnections implements AutoCloseable {
 			config.setMinimumIdle(1);
 			// A role that cannot get a connection within a heartbeat interval fails its pass and tries again.
 			config.setConnectionTimeout(Math.max(250, statementTimeout(properties).toMillis()));
+			// Opens its first connection when a role asks: a server refusing connections at that moment
+			// fails one pass, tried again, not the application's startup.
+			config.setInitializationFailTimeout(-1);
 			return new HikariDataSource(config);
 		}
 
