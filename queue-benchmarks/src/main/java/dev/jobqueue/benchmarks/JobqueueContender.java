@@ -106,7 +106,7 @@ final class JobqueueContender implements Contender {
 			return new SqliteChangeWatcher(workers, List.of(RuntimeSettings.DEFAULT_QUEUE),
 					SqliteChangeWatcher.DEFAULT_INTERVAL);
 		}
-		return new PostgresNotificationListener(workers);
+		return new PostgresNotificationListener(workers, List.of(RuntimeSettings.DEFAULT_QUEUE));
 	}
 
 	@Override

@@ -5,9 +5,6 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
@@ -17,8 +14,6 @@ import dev.jobqueue.store.JobStore;
  * claim) or until the poll interval passes.
  */
 final class QueuePoller {
-
-	private static final Logger log = LoggerFactory.getLogger(QueuePoller.class);
 
 	private final String queue;
 
@@ -38,11 +33,16 @@ final class QueuePoller {
 
 	private final WakeSignal signal = new WakeSignal();
 
+	private final RoleLiveness liveness;
+
+	/** How many jobs the last pass claimed; read and written by the poller's thread only. */
+	private int claimed;
+
 	/** Whether the last claim took all it asked for: then more jobs are likely waiting. */
 	private volatile boolean saturated;
 
 	QueuePoller(String queue, int concurrency, String owner, Duration lease, JobStore store, JobRunner runner,
-			Executor workers) {
+			Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
 		this.concurrency = concurrency;
 		this.owner = owner;
@@ -50,10 +50,16 @@ final class QueuePoller {
 		this.store = store;
 		this.runner = runner;
 		this.workers = workers;
+		this.liveness = liveness;
 	}
 
 	String queue() {
 		return queue;
+	}
+
+	/** The poller's name in {@link RoleLiveness}: its claim passes are what health watches. */
+	String role() {
+		return "claim " + queue;
 	}
 
 	/** Claims for the free threads and starts the jobs; returns how many were claimed. */
@@ -82,21 +88,24 @@ final class QueuePoller {
 		return jobs.size();
 	}
 
-	/** Polls until the thread is interrupted. */
+	/** Polls until the thread is interrupted; a pass that fails, whatever it throws, is tried again. */
 	void loop(Duration pollInterval) {
 		while (!Thread.currentThread().isInterrupted()) {
-			try {
-				if (runOnce() == 0 || !saturated) {
-					signal.await(pollInterval);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (RuntimeException ex) {
-				log.warn("Claiming jobs of queue '{}' failed; trying again in {}", queue, pollInterval, ex);
+			if (!liveness.pass(role(), () -> claimed = runOnce(), pollInterval)) {
 				sleep(pollInterval);
 			}
+			else if (claimed == 0 || !saturated) {
+				await(pollInterval);
+			}
+		}
+	}
+
+	private void await(Duration pollInterval) {
+		try {
+			signal.await(pollInterval);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -79,6 +79,11 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
 	}
 
+	public RuntimeSettings withPruneInterval(Duration pruneInterval) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+	}
+
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
 				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
