@@ -10,6 +10,8 @@ import java.util.WeakHashMap;
 
 import javax.sql.DataSource;
 
+import org.springframework.transaction.support.TransactionOperations;
+
 /**
  * How the queue uses a SQLite {@code DataSource}, whatever the application configured on it:
  * <ul>
@@ -44,6 +46,16 @@ public final class SqliteDataSources {
 	 */
 	public static DataSource forQueue(DataSource dataSource) {
 		return queueView(dataSource);
+	}
+
+	/**
+	 * The transactions transactional handlers run in, from {@code transactions} begun on the application's
+	 * own {@code DataSource} (so its repositories join them): deferred, holding the write lock only from the
+	 * handler's first write, and run again from the start when SQLite refuses that write (see
+	 * {@link SqliteHandlerTransactions}).
+	 */
+	public static TransactionOperations forHandlers(TransactionOperations transactions) {
+		return new SqliteHandlerTransactions(transactions);
 	}
 
 	static SqliteQueueDataSource queueView(DataSource dataSource) {
