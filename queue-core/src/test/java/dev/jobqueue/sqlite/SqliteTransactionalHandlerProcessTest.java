@@ -35,13 +35,14 @@ import dev.jobqueue.support.WorkerProcesses;
  */
 class SqliteTransactionalHandlerProcessTest {
 
-	private static final long LEASE_MILLIS = 3_000;
+	/** Longer than a heartbeat interval plus the 5 s a heartbeat may wait for another process's write lock. */
+	private static final long LEASE_MILLIS = 7_000;
 
 	private static final int LONG_JOBS = 4;
 
 	private static final int LONG_JOB_MILLIS = (int) (LEASE_MILLIS * 3 / 2);
 
-	private static final int FAST_JOBS = 150;
+	private static final int FAST_JOBS = 250;
 
 	private static final Duration FAST_JOB_INTERVAL = Duration.ofMillis(40);
 
