@@ -131,11 +131,10 @@ public final class JobQueueAutoConfiguration {
 				ObjectProvider<PlatformTransactionManager> transactionManagers,
 				ObjectProvider<WakeupSource> wakeupSources, RuntimeConnections connections,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
-			DataSource resolved = QueueDataSource.forWorkerTransactions(
-					QueueDataSource.resolve(queueDataSource, dataSource), store);
+			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
 			JobRuntime runtime = new JobRuntime(store, connections.ownStore(store, properties), handlers,
 					PayloadJson.mapper(jsonMapper), properties.toRuntimeSettings(), JobListeners.of(listeners),
-					HandlerTransactions.on(resolved, transactionManagers));
+					HandlerTransactions.on(store, resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
 			if ("postgresql".equals(store.vendor()) && properties.isNotify()) {
 				// Jobs that other nodes enqueue wake these workers at once, through LISTEN on one connection.
