@@ -1,5 +1,6 @@
 package dev.jobqueue.runtime;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -64,7 +65,7 @@ final class OutcomeWriter {
 				return written;
 			}
 			catch (DataAccessException ex) {
-				if (!isConnectionFailure(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
+				if (!isOutage(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
 					throw ex;
 				}
 				log.warn("Could not write the outcome of {}; trying again in {}: {}", what, pause,
@@ -75,10 +76,31 @@ final class OutcomeWriter {
 		}
 	}
 
-	/** Failures that say nothing about the write itself: no connection, a broken one, a transient refusal. */
-	private static boolean isConnectionFailure(DataAccessException ex) {
-		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException
-				|| ex instanceof RecoverableDataAccessException;
+	/**
+	 * Whether {@code ex} says nothing about the write itself: no connection, a broken one, a transient
+	 * refusal (a deadlock, a serialization failure). When the database gave a SQLSTATE, only class 08
+	 * (connection exception) counts: Spring files classes 53, 54, 57 and 58 as resource failures too, but a
+	 * value too large for its column (54000) or one it cannot store (22P05) is refused again on every try.
+	 * Without a SQLSTATE (a pool that handed out no connection) the exception's type decides.
+	 */
+	static boolean isOutage(RuntimeException ex) {
+		if (ex instanceof TransientDataAccessException) {
+			return true;
+		}
+		String state = sqlState(ex);
+		if (state != null) {
+			return state.startsWith("08");
+		}
+		return ex instanceof DataAccessResourceFailureException || ex instanceof RecoverableDataAccessException;
+	}
+
+	private static String sqlState(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+				return sql.getSQLState();
+			}
+		}
+		return null;
 	}
 
 	/** False when interrupted (the runtime is stopping): then the outcome is left to the lease. */
