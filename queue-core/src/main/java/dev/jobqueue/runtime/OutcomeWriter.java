@@ -2,6 +2,7 @@ package dev.jobqueue.runtime;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -11,6 +12,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
 import dev.jobqueue.store.ClaimedJob;
 
@@ -25,6 +27,9 @@ import dev.jobqueue.store.ClaimedJob;
 final class OutcomeWriter {
 
 	private static final Logger log = LoggerFactory.getLogger(OutcomeWriter.class);
+
+	/** admin_shutdown, crash_shutdown, cannot_connect_now: the session is gone, not the statement refused. */
+	private static final Set<String> CONNECTION_ENDED = Set.of("57P01", "57P02", "57P03");
 
 	private final Duration patience;
 
@@ -77,19 +82,21 @@ final class OutcomeWriter {
 	}
 
 	/**
-	 * Whether {@code ex} says nothing about the write itself: no connection, a broken one, a transient
-	 * refusal (a deadlock, a serialization failure). When the database gave a SQLSTATE, only class 08
-	 * (connection exception) counts: Spring files classes 53, 54, 57 and 58 as resource failures too, but a
-	 * value too large for its column (54000) or one it cannot store (22P05) is refused again on every try.
-	 * Without a SQLSTATE (a pool that handed out no connection) the exception's type decides.
+	 * Whether {@code ex} says nothing about the write itself: no connection to be had, a broken one, a
+	 * transient refusal (a deadlock, a serialization failure, a timeout). When the database gave a SQLSTATE
+	 * it decides, and only a connection failure counts: class 08, or 57P01 – 57P03 (the server ended the
+	 * session or is starting up; HikariCP counts those as broken connections too). Spring files classes
+	 * 53, 54, 57 and 58 as resource failures as well, but a value too large (54000) or one the database
+	 * cannot store (22P05) is refused again on every try. A pool that handed out no connection never
+	 * reached the database, whatever its last refusal said; without a SQLSTATE the type decides.
 	 */
 	static boolean isOutage(RuntimeException ex) {
-		if (ex instanceof TransientDataAccessException) {
+		if (ex instanceof TransientDataAccessException || ex instanceof CannotGetJdbcConnectionException) {
 			return true;
 		}
 		String state = sqlState(ex);
 		if (state != null) {
-			return state.startsWith("08");
+			return state.startsWith("08") || CONNECTION_ENDED.contains(state);
 		}
 		return ex instanceof DataAccessResourceFailureException || ex instanceof RecoverableDataAccessException;
 	}

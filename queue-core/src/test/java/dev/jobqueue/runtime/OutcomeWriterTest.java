@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,6 +92,38 @@ class OutcomeWriterTest {
 		});
 
 		assertThat(broken).isInstanceOf(DataAccessResourceFailureException.class);
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(2);
+	}
+
+	@Test
+	void aPoolThatHandsOutNoConnectionIsAnOutageWhateverTheLastRefusalSaid() {
+		CannotGetJdbcConnectionException noConnection = new CannotGetJdbcConnectionException(
+				"Failed to obtain JDBC Connection", new SQLTransientConnectionException(
+						"HikariPool-1 - Connection is not available, request timed out after 30000ms", "53300"));
+
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw noConnection;
+			}
+			return true;
+		});
+
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(2);
+	}
+
+	@Test
+	void aSessionTheServerEndedIsAnOutage() {
+		DataAccessException ended = translated("terminating connection due to administrator command", "57P01");
+
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw ended;
+			}
+			return true;
+		});
+
 		assertThat(written).isTrue();
 		assertThat(tries).hasValue(2);
 	}
