@@ -20,14 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * job's lease. A write that changes nothing means another worker holds the job now: that is logged
  * and counted, never thrown at the handler.
  *
- * <p>Whatever the handler throws is recorded as a failed attempt, {@code Error}s included, and the thread
- * goes on to the next job. When the throwable is caught the handler's stack has unwound: a
- * {@code StackOverflowError} has its stack back, and the memory of an {@code OutOfMemoryError} raised by
- * the handler's own allocation can be collected. The other {@code VirtualMachineError}s
- * ({@code InternalError}, {@code UnknownError}) are recorded the same way: the failed attempt is what an
- * operator needs to see, ending the thread would not mend the JVM (the pool would start another), and a
- * JVM that is really broken is for its own settings ({@code -XX:+ExitOnOutOfMemoryError}) or the
- * platform's health checks to end. Left uncaught, the job would wait out its lease with no error stored.
+ * <p>Whatever the handler throws, {@code Error}s included, is recorded as a failed attempt and the thread
+ * goes on to the next job: the handler's stack has unwound by then (docs/architecture.md, Decisions,
+ * "Every throwable is recorded", says why virtual machine errors are no exception).
  */
 final class JobRunner {
 
@@ -121,11 +116,12 @@ final class JobRunner {
 			@Override
 			public void failed(RuntimeException ex) {
 				try {
-					if (!OutcomeWriter.isOutage(ex)) {
-						listener.onFinished(job, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
-						return;
+					if (OutcomeWriter.isOutage(ex)) {
+						outcomeNotRecorded(job, ex);
 					}
-					outcomeNotRecorded(job, ex);
+					else {
+						listener.onFinished(job, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
+					}
 				}
 				finally {
 					inFlight.remove(execution);
