@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -39,6 +40,10 @@ final class CompletionBatcher {
 		/** @param held false when the lease was lost, so the completion changed nothing */
 		void written(boolean held);
 
+		/**
+		 * Not written: the database stayed out of reach ({@link OutcomeWriter#isOutage}), or it refused
+		 * this completion itself (alone in its statement by then: a refused batch is split).
+		 */
 		void failed(RuntimeException ex);
 	}
 
@@ -162,6 +167,10 @@ final class CompletionBatcher {
 					() -> store.completeAll(completions));
 		}
 		catch (RuntimeException ex) {
+			if (batch.size() > 1 && !OutcomeWriter.isOutage(ex)) {
+				split(batch, ex);
+				return;
+			}
 			batch.forEach(p -> report(() -> p.written().failed(ex)));
 			return;
 		}
@@ -172,6 +181,20 @@ final class CompletionBatcher {
 			throw ex;
 		}
 		batch.forEach(p -> report(() -> p.written().written(!lost.contains(p.completion().lease()))));
+	}
+
+	/**
+	 * The database refused the batch, and one row may be the cause (a value it cannot store): each half is
+	 * written apart, down to single rows, so that every other completion is written once and only the row
+	 * at fault is reported failed, with the database's own message. Nothing of a refused statement was
+	 * written, so no row is written twice.
+	 */
+	private void split(List<Pending> batch, RuntimeException ex) {
+		log.warn("A batch of {} completions was refused; writing it in halves to find the row at fault: {}",
+				batch.size(), NestedExceptionUtils.getMostSpecificCause(ex).toString());
+		int half = batch.size() / 2;
+		flush(batch.subList(0, half));
+		flush(batch.subList(half, batch.size()));
 	}
 
 	/** A failing callback must not stop the flusher, or every later completion would hang. */

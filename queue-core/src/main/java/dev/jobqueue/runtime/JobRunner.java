@@ -19,6 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  * Runs one claimed job: binds its payload, calls its handler and writes the outcome, fenced by the
  * job's lease. A write that changes nothing means another worker holds the job now: that is logged
  * and counted, never thrown at the handler.
+ *
+ * <p>Whatever the handler throws, {@code Error}s included, is recorded as a failed attempt and the thread
+ * goes on to the next job: the handler's stack has unwound by then (docs/architecture.md, Decisions,
+ * "Every throwable is recorded", says why virtual machine errors are no exception).
  */
 final class JobRunner {
 
@@ -29,6 +33,8 @@ final class JobRunner {
 	private final HandlerRegistry handlers;
 
 	private final JsonMapper json;
+
+	private final ResultJson results;
 
 	private final JobListener listener;
 
@@ -46,6 +52,7 @@ final class JobRunner {
 		this.store = store;
 		this.handlers = handlers;
 		this.json = json;
+		this.results = new ResultJson(json, settings.maxResultLength());
 		this.listener = listener;
 		this.transactions = transactions;
 		this.inFlight = inFlight;
@@ -92,8 +99,11 @@ final class JobRunner {
 				job.id(), job.kind(), ex);
 	}
 
-	/** Hands a success to the batcher, which writes it with others and then reports the outcome. */
-	private void completeLater(Execution execution, String result, long start) {
+	/**
+	 * Hands a success to the batcher, which writes it with others and then reports the outcome. A
+	 * completion the database refused (not an outage) is recorded as a failed attempt with its message.
+	 */
+	private void completeLater(Execution execution, JobHandlerDefinition handler, String result, long start) {
 		ClaimedJob job = execution.job();
 		completions.submit(new Completion(job.lease(), result), new CompletionBatcher.Written() {
 			@Override
@@ -105,8 +115,17 @@ final class JobRunner {
 
 			@Override
 			public void failed(RuntimeException ex) {
-				inFlight.remove(execution);
-				outcomeNotRecorded(job, ex);
+				try {
+					if (OutcomeWriter.isOutage(ex)) {
+						outcomeNotRecorded(job, ex);
+					}
+					else {
+						listener.onFinished(job, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
+					}
+				}
+				finally {
+					inFlight.remove(execution);
+				}
 			}
 		});
 	}
@@ -135,14 +154,15 @@ final class JobRunner {
 		}
 		String result;
 		try {
-			result = resultJson(handler.function().handle(payload, execution));
+			result = results.of(job, handler.function().handle(payload, execution));
 		}
-		catch (Exception | LinkageError | AssertionError ex) {
+		catch (Throwable ex) {
+			// Errors included, VirtualMachineErrors too (see the class comment).
 			execution.finishing();
 			return fail(job, handler, ex);
 		}
 		execution.finishing();
-		completeLater(execution, result, start);
+		completeLater(execution, handler, result, start);
 		return null;
 	}
 
@@ -156,7 +176,7 @@ final class JobRunner {
 			transactions.executeWithoutResult(status -> {
 				Object result = invoke(handler, payload, execution);
 				execution.finishing();
-				if (!store.complete(job.lease(), resultJson(result))) {
+				if (!store.complete(job.lease(), results.of(job, result))) {
 					throw new LeaseLostException();
 				}
 			});
@@ -165,7 +185,7 @@ final class JobRunner {
 		catch (LeaseLostException ex) {
 			return Failures.leaseLost(job);
 		}
-		catch (RuntimeException | LinkageError | AssertionError ex) {
+		catch (RuntimeException | Error ex) {
 			execution.finishing();
 			return fail(job, handler, ex);
 		}
@@ -175,16 +195,12 @@ final class JobRunner {
 		try {
 			return handler.function().handle(payload, execution);
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			throw ex;
 		}
-		catch (Exception ex) {
+		catch (Throwable ex) {
 			throw new HandlerFailedException(ex);
 		}
-	}
-
-	private String resultJson(Object result) {
-		return result == null ? null : json.writeValueAsString(result);
 	}
 
 	private Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable thrown) {
@@ -200,10 +216,10 @@ final class JobRunner {
 		}
 	}
 
-	/** Carries a checked exception out of a transaction callback. */
+	/** Carries a checked exception (or any other throwable) out of a transaction callback. */
 	private static final class HandlerFailedException extends RuntimeException {
 
-		HandlerFailedException(Exception cause) {
+		HandlerFailedException(Throwable cause) {
 			super(cause);
 		}
 	}

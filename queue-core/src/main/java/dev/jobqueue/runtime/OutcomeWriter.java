@@ -1,6 +1,8 @@
 package dev.jobqueue.runtime;
 
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -10,6 +12,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
 import dev.jobqueue.store.ClaimedJob;
 
@@ -24,6 +27,9 @@ import dev.jobqueue.store.ClaimedJob;
 final class OutcomeWriter {
 
 	private static final Logger log = LoggerFactory.getLogger(OutcomeWriter.class);
+
+	/** admin_shutdown, crash_shutdown, cannot_connect_now: the session is gone, not the statement refused. */
+	private static final Set<String> CONNECTION_ENDED = Set.of("57P01", "57P02", "57P03");
 
 	private final Duration patience;
 
@@ -64,7 +70,7 @@ final class OutcomeWriter {
 				return written;
 			}
 			catch (DataAccessException ex) {
-				if (!isConnectionFailure(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
+				if (!isOutage(ex) || System.nanoTime() + pause.toNanos() > deadline || !sleep(pause)) {
 					throw ex;
 				}
 				log.warn("Could not write the outcome of {}; trying again in {}: {}", what, pause,
@@ -75,10 +81,33 @@ final class OutcomeWriter {
 		}
 	}
 
-	/** Failures that say nothing about the write itself: no connection, a broken one, a transient refusal. */
-	private static boolean isConnectionFailure(DataAccessException ex) {
-		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException
-				|| ex instanceof RecoverableDataAccessException;
+	/**
+	 * Whether {@code ex} says nothing about the write itself: no connection to be had, a broken one, a
+	 * transient refusal (a deadlock, a serialization failure, a timeout). When the database gave a SQLSTATE
+	 * it decides, and only a connection failure counts: class 08, or 57P01 – 57P03 (the server ended the
+	 * session or is starting up; HikariCP counts those as broken connections too). Spring files classes
+	 * 53, 54, 57 and 58 as resource failures as well, but a value too large (54000) or one the database
+	 * cannot store (22P05) is refused again on every try. A pool that handed out no connection never
+	 * reached the database, whatever its last refusal said; without a SQLSTATE the type decides.
+	 */
+	static boolean isOutage(RuntimeException ex) {
+		if (ex instanceof TransientDataAccessException || ex instanceof CannotGetJdbcConnectionException) {
+			return true;
+		}
+		String state = sqlState(ex);
+		if (state != null) {
+			return state.startsWith("08") || CONNECTION_ENDED.contains(state);
+		}
+		return ex instanceof DataAccessResourceFailureException || ex instanceof RecoverableDataAccessException;
+	}
+
+	private static String sqlState(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+				return sql.getSQLState();
+			}
+		}
+		return null;
 	}
 
 	/** False when interrupted (the runtime is stopping): then the outcome is left to the lease. */

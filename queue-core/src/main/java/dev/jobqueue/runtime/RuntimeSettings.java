@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.RetryPolicy;
 
 /**
@@ -23,11 +24,13 @@ import dev.jobqueue.RetryPolicy;
  * @param shutdownTimeout how long a stop waits for running jobs before releasing them
  * @param retryPolicy the default retry policy of handlers that declare none
  * @param maxErrorLength the longest error text (message and stack trace) stored with a job
+ * @param maxResultLength the longest result stored with a job, in characters of JSON; a longer one fails
+ * its job, dead
  */
 public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval, Duration lease,
 		Duration heartbeatInterval, Duration reaperInterval, Duration pruneInterval, Duration vacuumInterval,
 		Duration finishedRetention, Duration deadRetention, Duration shutdownTimeout, RetryPolicy retryPolicy,
-		int maxErrorLength) {
+		int maxErrorLength, int maxResultLength) {
 
 	public static final String DEFAULT_QUEUE = "default";
 
@@ -40,6 +43,7 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 				"heartbeat-interval (" + heartbeatInterval + ") must be shorter than lease (" + lease + ")");
 		require(!vacuumInterval.isNegative(), "vacuum-interval must not be negative, was " + vacuumInterval);
 		require(maxErrorLength >= 256, "max-error-length must be at least 256, was " + maxErrorLength);
+		require(maxResultLength >= 1, "max-result-length must be at least 1, was " + maxResultLength);
 	}
 
 	/**
@@ -56,27 +60,32 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 		queues.put(DEFAULT_QUEUE, 8);
 		return new RuntimeSettings(queues, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
 				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofDays(1),
-				Duration.ofDays(14), Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024);
+				Duration.ofDays(14), Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024,
+				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH);
 	}
 
 	public RuntimeSettings withQueues(Map<String, Integer> queues) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withPollInterval(Duration pollInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withLease(Duration lease, Duration heartbeatInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withReaperInterval(Duration reaperInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withPruneInterval(Duration pruneInterval) {
@@ -86,17 +95,26 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withShutdownTimeout(Duration shutdownTimeout) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withRetryPolicy(RetryPolicy retryPolicy) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
+	}
+
+	public RuntimeSettings withMaxResultLength(int maxResultLength) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	private static void require(boolean condition, String message) {

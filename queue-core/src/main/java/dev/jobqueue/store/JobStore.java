@@ -54,10 +54,13 @@ public interface JobStore {
 	/** Completes many executions in one statement; returns the leases that were lost. */
 	Set<Lease> completeAll(Collection<Completion> completions);
 
-	/** running → ready, due after {@code delay}; false when the lease was lost. */
+	/**
+	 * running → ready, due after {@code delay}, {@code error} stored as the last error and appended to the
+	 * job's error history; false when the lease was lost.
+	 */
 	boolean retryLater(Lease lease, Duration delay, String error);
 
-	/** running → dead; false when the lease was lost. */
+	/** running → dead, {@code error} recorded as by {@link #retryLater}; false when the lease was lost. */
 	boolean fail(Lease lease, String error);
 
 	/**
@@ -70,8 +73,9 @@ public interface JobStore {
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
 
 	/**
-	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent.
-	 * Safe to run on every node at once. Returns how many were reaped.
+	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
+	 * "lease expired on (owner)" as their last error and on their error history. Safe to run on every
+	 * node at once. Returns how many were reaped.
 	 */
 	int reapExpired(int limit);
 

@@ -11,6 +11,8 @@ import java.util.function.Function;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.Job.AttemptError;
+
 /**
  * The PostgreSQL statements about running jobs: claim, then one outcome fenced by the lease token.
  *
@@ -81,9 +83,11 @@ final class PostgresExecution {
 	}
 
 	boolean complete(Lease lease, String resultJson) {
+		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
+		// handler's transaction, and now() is when that transaction began.
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = now(),
+				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("result", resultJson)
@@ -128,25 +132,43 @@ final class PostgresExecution {
 		return lost;
 	}
 
+	/**
+	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
+	 * {@link ErrorHistory}). Times are statement_timestamp(): should the write run inside a longer
+	 * transaction, now() would be that transaction's start.
+	 */
 	boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', run_at = now() + :delayMillis * interval '1 millisecond', last_error = :error,
+				SET state = 'ready', run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
+				    last_error = :error,
+				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
+				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
+				                                                     'worker', lease_owner, 'message', :entry)),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("delayMillis", delay.toMillis())
 			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;
 	}
 
+	/** Like {@link #retryLater}: an entry on the error history, the statement's own time. */
 	boolean fail(Lease lease, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'dead', last_error = :error, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
+				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
+				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
+				                                                     'worker', lease_owner, 'message', :entry)),
+				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.JobState;
 
 /** The PostgreSQL statements outside the hot path: look-ups, operator actions, reaper, pruner, counts. */
@@ -25,7 +26,7 @@ final class PostgresMaintenance {
 		return jdbc.sql("""
 				SELECT id, queue, kind, payload::text AS payload, state, priority, run_at, attempt, max_attempts,
 				       lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
-				       created_at, started_at, finished_at
+				       created_at, started_at, finished_at, errors::text AS errors
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)
 			.query(PostgresRows::job)
@@ -72,10 +73,14 @@ final class PostgresMaintenance {
 		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the
 		// reaper against a completion of the same row: whichever commits first wins, and the loser's
 		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt
-		// stays counted, so a job that kills its worker every time still ends dead.
+		// stays counted, so a job that kills its worker every time still ends dead. The expiry goes on the
+		// error history like any failure, naming the owner whose lease it was; the rows are locked by the
+		// time the message is made, so it describes the row the update changes.
 		return jdbc.sql("""
 				WITH expired AS (
-				    SELECT id FROM jobqueue_job
+				    SELECT id, 'lease expired on ' || lease_owner || ' at ' || lease_expires_at
+				               || ' (worker stopped or lost the database)' AS message
+				    FROM jobqueue_job
 				    WHERE state = 'running' AND lease_expires_at < now()
 				    ORDER BY lease_expires_at
 				    LIMIT :limit
@@ -84,12 +89,15 @@ final class PostgresMaintenance {
 				UPDATE jobqueue_job j
 				SET state = CASE WHEN j.attempt >= j.max_attempts THEN 'dead' ELSE 'ready' END,
 				    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN now() END,
-				    last_error = 'lease of ' || j.lease_owner || ' expired at ' || j.lease_expires_at
-				                 || ' (worker stopped or lost the database)',
+				    last_error = expired.message,
+				    errors = CASE WHEN jsonb_array_length(j.errors) >= :maxEntries THEN j.errors - 0 ELSE j.errors END
+				             || jsonb_build_array(jsonb_build_object('attempt', j.attempt, 'at', now(),
+				                                                     'worker', j.lease_owner, 'message', expired.message)),
 				    lease_owner = NULL, lease_expires_at = NULL
 				FROM expired
 				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""")
 			.param("limit", limit)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update();
 	}
 

@@ -62,7 +62,7 @@ public final class SqliteJobStore implements JobStore {
 	public Optional<Job> find(long id) {
 		return statements.read("find", () -> jdbc.sql("""
 				SELECT id, queue, kind, payload, state, priority, run_at, attempt, max_attempts, lease_owner,
-				       lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at
+				       lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at, errors
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)
 			.query(SqliteRows::job)

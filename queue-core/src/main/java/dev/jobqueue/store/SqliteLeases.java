@@ -8,6 +8,8 @@ import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.Job.AttemptError;
+
 /**
  * Claim and every write about a running job on SQLite, each one statement fenced by the job's lease.
  * Each statement runs as a transaction of its own: SQLite takes the write lock when a writing statement
@@ -93,26 +95,46 @@ final class SqliteLeases {
 		return lost;
 	}
 
+	/**
+	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
+	 * {@link ErrorHistory}); its time is ISO-8601 text, as PostgreSQL writes it.
+	 */
 	boolean retryLater(Lease lease, Duration delay, String error) {
 		return statements.write("retry", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
-				    last_error = :error, lease_owner = NULL, lease_expires_at = NULL
+				    last_error = :error,
+				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
+				                              THEN json_remove(errors, '$[0]') ELSE errors END,
+				                         '$[#]', json_object('attempt', attempt,
+				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+				                                             'worker', lease_owner, 'message', :entry)),
+				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("delayMillis", delay.toMillis())
 			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update()) == 1;
 	}
 
+	/** Like {@link #retryLater}: an entry on the error history. */
 	boolean fail(Lease lease, String error) {
 		return statements.write("fail", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'dead', last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
+				                              THEN json_remove(errors, '$[0]') ELSE errors END,
+				                         '$[#]', json_object('attempt', attempt,
+				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+				                                             'worker', lease_owner, 'message', :entry)),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update()) == 1;

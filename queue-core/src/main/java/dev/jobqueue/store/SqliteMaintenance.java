@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.Job.AttemptError;
+
 /** The reaper's and the pruner's statements on SQLite. */
 final class SqliteMaintenance {
 
@@ -13,9 +15,17 @@ final class SqliteMaintenance {
 			SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
 			    finished_at = CASE WHEN attempt >= max_attempts
 			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
-			    last_error = 'lease of ' || lease_owner || ' expired at '
+			    last_error = 'lease expired on ' || lease_owner || ' at '
 			                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
 			                 || ' (worker stopped or lost the database)',
+			    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
+			                              THEN json_remove(errors, '$[0]') ELSE errors END,
+			                         '$[#]', json_object('attempt', attempt, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+			                                             'worker', lease_owner,
+			                                             'message', 'lease expired on ' || lease_owner || ' at '
+			                                                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0,
+			                                                             'unixepoch')
+			                                                 || ' (worker stopped or lost the database)')),
 			    lease_owner = NULL, lease_expires_at = NULL
 			WHERE id IN (
 			    SELECT id FROM jobqueue_job
@@ -49,8 +59,10 @@ final class SqliteMaintenance {
 		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
 		// the lease token) matches nothing. A reaped attempt stays counted, so a job that kills its worker
 		// every time still ends dead. Reapers in several processes simply take turns.
+		// The expiry goes on the error history like any failure, naming the owner whose lease it was.
 		return statements.write("reap", () -> jdbc.sql(REAP)
 			.param("limit", limit)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update());
 	}
 

@@ -2,6 +2,7 @@ package dev.jobqueue.store;
 
 import java.util.function.Supplier;
 
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -22,7 +23,25 @@ final class SqliteStatements {
 		if (inTransaction()) {
 			return statement.get();
 		}
-		return dataSource.gate().write(() -> SqliteBusyRetry.retry(what, statement::get));
+		return dataSource.gate().write(() -> stillBusyIsTransient(what, statement));
+	}
+
+	/**
+	 * SQLite's "busy" carries no SQLSTATE, so Spring leaves it uncategorized, which reads as a refusal of
+	 * the write itself. It is the opposite: nothing was written and a later try can succeed. Said as a
+	 * transient failure, the runtime waits for the database rather than, say, splitting a batch of
+	 * completions into smaller statements that would each wait out the busy timeout again.
+	 */
+	private static <T> T stillBusyIsTransient(String what, Supplier<T> statement) {
+		try {
+			return SqliteBusyRetry.retry(what, statement::get);
+		}
+		catch (RuntimeException ex) {
+			if (SqliteBusyRetry.isBusy(ex)) {
+				throw new TransientDataAccessResourceException("SQLite stayed busy for " + what, ex);
+			}
+			throw ex;
+		}
 	}
 
 	/** A statement that only reads: in WAL mode it never waits for a writer, but may meet a busy recovery. */

@@ -4,13 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
@@ -58,6 +63,74 @@ class OutcomeWriterTest {
 			throw new DataIntegrityViolationException("invalid byte sequence");
 		}));
 		assertThat(tries).hasValue(1);
+	}
+
+	@Test
+	void aRefusalWhoseSqlStateIsNotAConnectionFailureIsNotRetriedWhateverSpringCallsIt() {
+		// Spring's SQLState translation files classes 53, 54, 57 and 58 as resource failures, beside 08.
+		for (String state : List.of("54000", "22P05", "53100")) {
+			DataAccessException refusal = translated("total size of jsonb array elements exceeds the maximum", state);
+			tries.set(0);
+
+			assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> writer.write(JOB, () -> {
+				tries.incrementAndGet();
+				throw refusal;
+			})).isSameAs(refusal);
+			assertThat(tries).as("tries after SQLSTATE %s", state).hasValue(1);
+		}
+	}
+
+	@Test
+	void aFailureWithAConnectionSqlStateIsRetried() {
+		DataAccessException broken = translated("An I/O error occurred while sending to the backend", "08006");
+
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw broken;
+			}
+			return true;
+		});
+
+		assertThat(broken).isInstanceOf(DataAccessResourceFailureException.class);
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(2);
+	}
+
+	@Test
+	void aPoolThatHandsOutNoConnectionIsAnOutageWhateverTheLastRefusalSaid() {
+		CannotGetJdbcConnectionException noConnection = new CannotGetJdbcConnectionException(
+				"Failed to obtain JDBC Connection", new SQLTransientConnectionException(
+						"HikariPool-1 - Connection is not available, request timed out after 30000ms", "53300"));
+
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw noConnection;
+			}
+			return true;
+		});
+
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(2);
+	}
+
+	@Test
+	void aSessionTheServerEndedIsAnOutage() {
+		DataAccessException ended = translated("terminating connection due to administrator command", "57P01");
+
+		boolean written = writer.write(JOB, () -> {
+			if (tries.incrementAndGet() == 1) {
+				throw ended;
+			}
+			return true;
+		});
+
+		assertThat(written).isTrue();
+		assertThat(tries).hasValue(2);
+	}
+
+	private static DataAccessException translated(String message, String sqlState) {
+		return new SQLStateSQLExceptionTranslator().translate("complete", "UPDATE jobqueue_job …",
+				new SQLException(message, sqlState));
 	}
 
 	@Test

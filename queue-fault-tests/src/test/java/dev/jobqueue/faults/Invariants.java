@@ -50,7 +50,7 @@ final class Invariants {
 				SELECT seq || ': job ' || job_id || ' written by ' || writer || ' while leased to ' || old_owner
 				FROM fault_audit
 				WHERE old_state = 'running'
-				  AND NOT (new_owner IS NULL AND error LIKE 'lease of % expired at %' AND old_expires < at)
+				  AND NOT (new_owner IS NULL AND error LIKE 'lease expired on % at %' AND old_expires < at)
 				  AND NOT (('fault-worker-' || old_owner) LIKE (writer || '@%'))""")).as("I5: writes to a running job by "
 				+ "a process that did not hold its lease").isEmpty();
 		soft.assertThat(list("""
@@ -109,7 +109,7 @@ final class Invariants {
 		return jdbc.sql("""
 				SELECT seq || ': job ' || job_id || ' given back from ' || old_owner AS line, old_owner FROM fault_audit
 				WHERE old_state = 'running' AND new_state = 'ready'
-				  AND (error LIKE 'lease of % expired at %' OR new_attempt = old_attempt - 1)""")
+				  AND (error LIKE 'lease expired on % at %' OR new_attempt = old_attempt - 1)""")
 			.query((row, n) -> new GivenBack(row.getString("line"), ownerPid(row.getString("old_owner"))))
 			.list()
 			.stream()
@@ -132,7 +132,7 @@ final class Invariants {
 				count("SELECT count(*) FROM fault_audit WHERE old_state = 'ready' AND new_state = 'running'"),
 				count("""
 						SELECT count(*) FROM fault_audit WHERE old_state = 'running' AND new_state IN ('ready', 'dead')
-						  AND error LIKE 'lease of % expired at %' AND new_owner IS NULL"""),
+						  AND error LIKE 'lease expired on % at %' AND new_owner IS NULL"""),
 				count("""
 						SELECT count(*) FROM fault_audit WHERE old_state = 'running' AND new_state = 'ready'
 						  AND new_attempt = old_attempt - 1"""));

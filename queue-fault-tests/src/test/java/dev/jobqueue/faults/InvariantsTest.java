@@ -72,7 +72,7 @@ abstract class InvariantsTest extends FaultScenario {
 	void aReapOfAProcessThatWasNotFaultedIsAnUnexplainedDuplicate() {
 		update("""
 				UPDATE jobqueue_job SET state = 'ready', lease_owner = NULL, lease_expires_at = NULL,
-				       last_error = 'lease of ' || lease_owner || ' expired at ' || lease_expires_at
+				       last_error = 'lease expired on ' || lease_owner || ' at ' || lease_expires_at
 				WHERE id = :id""");
 		update("UPDATE jobqueue_job SET lease_expires_at = :expired WHERE id = :id");
 		asLeaseHolder("UPDATE jobqueue_job SET state = 'succeeded' WHERE id = :id");

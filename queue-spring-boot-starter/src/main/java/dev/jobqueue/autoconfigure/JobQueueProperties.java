@@ -103,6 +103,12 @@ public class JobQueueProperties implements Validator {
 	/** The longest error text (message and stack trace) stored with a failed job. */
 	private int maxErrorLength = 16384;
 
+	/**
+	 * The longest result a handler may return, in characters of JSON. A longer one (or one holding
+	 * U+0000, which PostgreSQL cannot store) fails its job, dead, saying so.
+	 */
+	private int maxResultLength = 1048576;
+
 	public boolean isEnabled() {
 		return enabled;
 	}
@@ -231,6 +237,14 @@ public class JobQueueProperties implements Validator {
 		this.maxErrorLength = maxErrorLength;
 	}
 
+	public int getMaxResultLength() {
+		return maxResultLength;
+	}
+
+	public void setMaxResultLength(int maxResultLength) {
+		this.maxResultLength = maxResultLength;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
 		return JobQueueProperties.class.isAssignableFrom(type);
@@ -247,7 +261,7 @@ public class JobQueueProperties implements Validator {
 		queues.forEach((name, queue) -> concurrency.put(name, queue.getConcurrency()));
 		return new RuntimeSettings(concurrency, pollInterval, leaseDuration, heartbeatInterval, reaperInterval,
 				pruneInterval, vacuumInterval, retention.getSucceeded(), retention.getDead(), shutdownTimeout,
-				retry.toRetryPolicy(), maxErrorLength);
+				retry.toRetryPolicy(), maxErrorLength, maxResultLength);
 	}
 
 	/** Whether this node runs jobs. */

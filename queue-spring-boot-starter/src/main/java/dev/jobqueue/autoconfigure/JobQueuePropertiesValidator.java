@@ -33,6 +33,7 @@ final class JobQueuePropertiesValidator {
 		notNegative(errors, "shutdownTimeout", "shutdown-timeout", properties.getShutdownTimeout());
 		atLeast(errors, "maxPayloadLength", "max-payload-length", properties.getMaxPayloadLength(), 1);
 		atLeast(errors, "maxErrorLength", "max-error-length", properties.getMaxErrorLength(), 256);
+		atLeast(errors, "maxResultLength", "max-result-length", properties.getMaxResultLength(), 1);
 		heartbeatShorterThanLease(properties, errors);
 		for (int i = 0; i < properties.getExternalKinds().size(); i++) {
 			String kind = properties.getExternalKinds().get(i);

@@ -47,6 +47,11 @@ class JobQueueEndpointTests {
 					.containsEntry(JobState.dead, 1L)
 					.containsEntry(JobState.running, 0L);
 				assertThat(endpoint.job(dead).lastError()).isEqualTo("boom");
+				assertThat(endpoint.job(dead).errors()).singleElement().satisfies(entry -> {
+					assertThat(entry.attempt()).isEqualTo(1);
+					assertThat(entry.worker()).isEqualTo("endpoint-test");
+					assertThat(entry.message()).isEqualTo("boom");
+				});
 				assertThat(endpoint.job(999_999)).isNull();
 
 				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", true)

@@ -54,6 +54,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getRetry().getJitter()).isEqualTo(0.2);
 			assertThat(properties.getMaxPayloadLength()).isEqualTo(1024 * 1024);
 			assertThat(properties.getMaxErrorLength()).isEqualTo(16 * 1024);
+			assertThat(properties.getMaxResultLength()).isEqualTo(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH);
 			// One source of truth: the values above are the core's own defaults.
 			assertThat(properties.toRuntimeSettings()).isEqualTo(RuntimeSettings.defaults());
 			assertThat(properties.getRetry().toRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
@@ -84,6 +85,7 @@ class JobQueuePropertiesTests {
 			jobqueue.retry.jitter=1.0             | jobqueue.retry.jitter must be at least 0 and below 1, was 1.0
 			jobqueue.max-payload-length=0         | jobqueue.max-payload-length must be at least 1, was 0
 			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
+			jobqueue.max-result-length=0          | jobqueue.max-result-length must be at least 1, was 0
 			jobqueue.external-kinds[0]=           | jobqueue.external-kinds[0] must not be blank
 			""")
 	void anInvalidValueFailsTheStartupNamingTheProperty(String property, String message) {
@@ -91,6 +93,13 @@ class JobQueuePropertiesTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
 		});
+	}
+
+	@Test
+	void theMaxResultLengthReachesTheRuntime() {
+		runner.withPropertyValues("jobqueue.max-result-length=4096")
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().maxResultLength())
+				.isEqualTo(4096));
 	}
 
 	@Test
@@ -119,7 +128,7 @@ class JobQueuePropertiesTests {
 				"jobqueue.prune-interval", "jobqueue.vacuum-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
 				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
-				"jobqueue.max-payload-length", "jobqueue.max-error-length");
+				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {

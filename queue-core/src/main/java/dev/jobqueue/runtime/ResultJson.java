@@ -1,0 +1,64 @@
+package dev.jobqueue.runtime;
+
+import dev.jobqueue.NonRetryableException;
+import dev.jobqueue.store.ClaimedJob;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A handler's return value as the JSON its job's row will hold, checked before it is written. A result
+ * the database would refuse must fail its own job, with a reason an operator can read: handed to the
+ * batcher it would spoil the statement of every job in the batch. What is refused is refused for good
+ * (the handler would return the same again), so the job is dead at once.
+ */
+final class ResultJson {
+
+	private final JsonMapper json;
+
+	private final int maxLength;
+
+	ResultJson(JsonMapper json, int maxLength) {
+		this.json = json;
+		this.maxLength = maxLength;
+	}
+
+	/** The result in JSON, or null for none; a {@link NonRetryableException} saying why it cannot be stored. */
+	String of(ClaimedJob job, Object result) {
+		if (result == null) {
+			return null;
+		}
+		String text;
+		try {
+			text = json.writeValueAsString(result);
+		}
+		catch (JacksonException ex) {
+			throw refused(job, "cannot be written as JSON: " + ex.getOriginalMessage(), ex);
+		}
+		if (text.length() > maxLength) {
+			throw refused(job, "is " + text.length() + " characters of JSON, over jobqueue.max-result-length ("
+					+ maxLength + ")", null);
+		}
+		if (holdsNul(text)) {
+			throw refused(job, "holds U+0000, which the database cannot store (PostgreSQL's jsonb refuses it)", null);
+		}
+		return text;
+	}
+
+	/**
+	 * Whether the JSON text holds the escape of U+0000. Only inside strings does JSON have backslashes, and
+	 * each one starts an escape, so stepping from escape to escape never mistakes an escaped backslash
+	 * followed by "u0000" for one.
+	 */
+	static boolean holdsNul(String json) {
+		for (int i = json.indexOf('\\'); i >= 0; i = json.indexOf('\\', i + 2)) {
+			if (json.startsWith("u0000", i + 1)) {
+				return true;
+			}
+		}
+		return json.indexOf('\u0000') >= 0;
+	}
+
+	private static NonRetryableException refused(ClaimedJob job, String problem, Throwable cause) {
+		return new NonRetryableException("result of job " + job.id() + " (" + job.kind() + ") " + problem, cause);
+	}
+}
