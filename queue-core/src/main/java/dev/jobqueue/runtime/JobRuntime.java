@@ -40,6 +40,8 @@ public final class JobRuntime {
 
 	private final CompletionBatcher completions;
 
+	private final HandlerRegistry handlers;
+
 	private final JobRunner runner;
 
 	private final Map<String, QueuePoller> pollers = new LinkedHashMap<>();
@@ -67,6 +69,7 @@ public final class JobRuntime {
 		this.store = store;
 		this.settings = settings;
 		this.owner = ownerName();
+		this.handlers = handlers;
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(store, outcomes);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
@@ -111,7 +114,8 @@ public final class JobRuntime {
 
 	private void startQueue(String queue, int concurrency) {
 		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), store, runner, workers);
+		QueuePoller poller = new QueuePoller(queue, concurrency, handlers, owner, settings.lease(), store, runner,
+				workers);
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		workerPools.add(workers);
 		pollers.put(queue, poller);

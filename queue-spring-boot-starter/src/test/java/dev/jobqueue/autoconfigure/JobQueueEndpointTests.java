@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -88,7 +89,7 @@ class JobQueueEndpointTests {
 
 	private static long killedJob(JobQueue queue, JobStore store) {
 		long id = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", 1, "endpoint-test", Duration.ofMinutes(1)).get(0);
+		ClaimedJob claimed = store.claim("default", Set.of("import-file"), 1, "endpoint-test", Duration.ofMinutes(1)).get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(store.fail(claimed.lease(), "boom")).isTrue();
 		return id;
