@@ -74,7 +74,9 @@ class PostgresHostilePayloadFaultTest extends FaultScenario {
 			assertThat(outcomes(ids)).containsExactly(CANARY + ": ready after 0: ",
 					"java.lang.Runtime: ready after 0: ");
 			assertThat(database.jdbc()
-				.sql("SELECT count(*) FROM fault_audit WHERE old_state IS NOT NULL AND job_id = ANY (CAST(:ids AS bigint[]))")
+				.sql("""
+						SELECT count(*) FROM fault_audit
+						WHERE old_state IS NOT NULL AND job_id = ANY (CAST(:ids AS bigint[]))""")
 				.param("ids", ids.toArray(Long[]::new))
 				.query(Long.class)
 				.single()).as("changes to them since their insert").isZero();

@@ -27,7 +27,7 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
- * state, one job in full (its last error included), and the two operator actions — send a dead job back
+ * state, one job (its last error included), and the two operator actions — send a dead job back
  * to ready, cancel a job that has not started.
  *
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
