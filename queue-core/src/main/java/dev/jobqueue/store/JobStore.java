@@ -33,8 +33,14 @@ public interface JobStore {
 	/** ready → cancelled. */
 	boolean cancel(long id);
 
-	/** dead → ready, attempts reset, due now. */
+	/**
+	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job holds
+	 * its unique key ({@link #holderOfUniqueKey}): the job then stays dead.
+	 */
 	boolean retryDead(long id);
+
+	/** The unfinished job that holds the unique key of the dead job {@code id}: why it cannot be retried. */
+	Optional<Long> holderOfUniqueKey(long id);
 
 	/**
 	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is one of {@code kinds}, in claim

@@ -78,6 +78,11 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return maintenance.holderOfUniqueKey(id);
+	}
+
+	@Override
 	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
 		return execution.claim(queue, kinds, limit, owner, lease);
 	}

@@ -18,14 +18,15 @@ import javax.sql.DataSource;
  * have to take it themselves, transaction by transaction. The file stays: deleting it while another
  * process waits on it would let a third lock a new file. Threads of one process take a lock of the JVM
  * first, as the operating system's lock belongs to the process. A database without a file (in memory)
- * is reached by one process only and needs no lock.
+ * is reached by one process only and needs only that lock of the JVM.
  */
-final class SqliteMigrationLock implements MigrationLock {
+final class SqliteMigrationLock implements AutoCloseable {
 
 	static final String SUFFIX = "-jobqueue-migration.lock";
 
 	private static final ReentrantLock inThisProcess = new ReentrantLock();
 
+	/** Null for a database without a file, as is {@link #lock}. */
 	private final FileChannel channel;
 
 	private final FileLock lock;
@@ -35,14 +36,13 @@ final class SqliteMigrationLock implements MigrationLock {
 		this.lock = lock;
 	}
 
-	static MigrationLock take(DataSource dataSource) {
+	static SqliteMigrationLock take(DataSource dataSource) {
 		String database = databaseFile(dataSource);
+		inThisProcess.lock();
 		if (database.isEmpty()) {
-			return () -> {
-			};
+			return new SqliteMigrationLock(null, null);
 		}
 		Path file = Path.of(database + SUFFIX);
-		inThisProcess.lock();
 		try {
 			FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
 			return new SqliteMigrationLock(channel, lockOrClose(channel));
@@ -87,14 +87,22 @@ final class SqliteMigrationLock implements MigrationLock {
 
 	@Override
 	public void close() {
+		try {
+			if (channel != null) {
+				releaseAndClose();
+			}
+		}
+		finally {
+			inThisProcess.unlock();
+		}
+	}
+
+	private void releaseAndClose() {
 		try (channel) {
 			lock.release();
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Could not release the lock of jobqueue's schema migration", ex);
-		}
-		finally {
-			inThisProcess.unlock();
 		}
 	}
 }

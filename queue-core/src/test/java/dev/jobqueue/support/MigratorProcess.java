@@ -46,8 +46,7 @@ public final class MigratorProcess {
 	private static String startQueue(String url) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
-		// Flyway takes two connections on PostgreSQL, and the migration's lock holds a third.
-		config.setMaximumPoolSize(3);
+		config.setMaximumPoolSize(2);
 		try (HikariDataSource dataSource = new HikariDataSource(config)) {
 			JobStore store = JobStores.forDataSource(dataSource);
 			JobSchema.migrate(dataSource, store.vendor());

@@ -71,7 +71,17 @@ public final class SqliteTestDatabase implements TestDatabase {
 
 	@Override
 	public void reset() {
-		JdbcClient.create(dataSource).sql("DELETE FROM jobqueue_job").update();
+		JdbcClient jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison").update();
+		jdbc.sql("DELETE FROM jobqueue_job").update();
+	}
+
+	@Override
+	public void refusePoison() {
+		JdbcClient.create(dataSource).sql("""
+				CREATE TRIGGER jobqueue_test_refuse_poison BEFORE INSERT ON jobqueue_job
+				WHEN NEW.kind = 'poison'
+				BEGIN SELECT RAISE(ABORT, 'job of kind poison refused by a test trigger'); END""").update();
 	}
 
 	/** Other JVMs wait for the write lock as long as the queue's own connections do. */

@@ -86,19 +86,26 @@ public final class JobQueueEndpoint {
 	/**
 	 * {@code retry} sends a dead job back to ready with its attempts reset; {@code cancel} cancels a job
 	 * that is ready. Says whether the job was in the state the action needs; any other action is a 400.
+	 * A dead job whose unique key a newer unfinished job holds stays dead, and the answer says so under
+	 * {@code conflict}, naming that job: the operator's request was understood, the job's state refuses it.
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector long id, String action) {
-		boolean changed = switch (action) {
-			case "retry" -> queue.retry(id);
-			case "cancel" -> queue.cancel(id);
-			default -> throw new InvalidEndpointRequestException("Unknown action '" + action
-					+ "'; the actions are 'retry' (a dead job) and 'cancel' (a ready job)", "Unknown action");
-		};
 		Map<String, Object> answer = new LinkedHashMap<>();
 		answer.put("id", id);
 		answer.put("action", action);
-		answer.put("changed", changed);
+		try {
+			answer.put("changed", switch (action) {
+				case "retry" -> queue.retry(id);
+				case "cancel" -> queue.cancel(id);
+				default -> throw new InvalidEndpointRequestException("Unknown action '" + action
+						+ "'; the actions are 'retry' (a dead job) and 'cancel' (a ready job)", "Unknown action");
+			});
+		}
+		catch (IllegalStateException ex) {
+			answer.put("changed", false);
+			answer.put("conflict", ex.getMessage());
+		}
 		queue.find(id).ifPresent((job) -> answer.put("state", job.state()));
 		return answer;
 	}

@@ -101,6 +101,24 @@ class JobQueueEndpointTests {
 	}
 
 	@Test
+	void retryingADeadJobWhoseUniqueKeyANewerJobHoldsIsAConflictNamingTheHolderNotAServerError() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_conflict"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				long dead = killedJob(queue, context.getBean(JobStore.class), EnqueueOptions.defaults().uniqueKey("import-7"));
+				long holder = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().uniqueKey("import-7"));
+
+				Map<String, Object> answer = context.getBean(JobQueueEndpoint.class).act(dead, "retry");
+
+				assertThat(answer).containsEntry("changed", false)
+					.containsEntry("state", JobState.dead)
+					.containsEntry("conflict", "job " + dead + " stays dead: its unique key is held by unfinished job "
+							+ holder + "; retry it once that job has finished");
+			});
+	}
+
+	@Test
 	void anUnknownActionIsABadRequestAndChangesNothing() {
 		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_bad"),
 				"management.endpoints.web.exposure.include=jobqueue")
@@ -130,7 +148,11 @@ class JobQueueEndpointTests {
 	}
 
 	private static long killedJob(JobQueue queue, JobStore store) {
-		long id = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().maxAttempts(1));
+		return killedJob(queue, store, EnqueueOptions.defaults());
+	}
+
+	private static long killedJob(JobQueue queue, JobStore store, EnqueueOptions options) {
+		long id = queue.enqueue("import-file", Map.of(), options.maxAttempts(1));
 		ClaimedJob claimed = store.claim("default", Set.of("import-file"), 1, "endpoint-test", Duration.ofMinutes(1))
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
