@@ -46,6 +46,8 @@ public final class JobRuntime {
 
 	private final CompletionBatcher completions;
 
+	private final HandlerRegistry handlers;
+
 	private final JobRunner runner;
 
 	/** Written by start and stop, read by {@link #wake} on the threads of listeners and enqueues. */
@@ -88,6 +90,7 @@ public final class JobRuntime {
 		this.ownStore = ownStore;
 		this.settings = settings;
 		this.owner = ownerName();
+		this.handlers = handlers;
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
@@ -138,8 +141,8 @@ public final class JobRuntime {
 
 	private void startQueue(String queue, int concurrency) {
 		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), ownStore, runner, workers,
-				liveness);
+		QueuePoller poller = new QueuePoller(queue, concurrency, handlers, owner, settings.lease(), ownStore, runner,
+				workers, liveness);
 		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		workerPools.add(workers);

@@ -9,15 +9,17 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
- * Claims jobs of one queue for as many threads as are free, in one statement, and hands them to the
- * queue's workers. Sleeps until woken (a local enqueue, a notification, a freed slot after a full
- * claim) or until the poll interval passes.
+ * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, in one
+ * statement, and hands them to the queue's workers. Sleeps until woken (a local enqueue, a notification,
+ * a freed slot after a full claim) or until the poll interval passes.
  */
 final class QueuePoller {
 
 	private final String queue;
 
 	private final int concurrency;
+
+	private final HandlerRegistry handlers;
 
 	private final String owner;
 
@@ -41,10 +43,11 @@ final class QueuePoller {
 	/** Whether the last claim took all it asked for: then more jobs are likely waiting. */
 	private volatile boolean saturated;
 
-	QueuePoller(String queue, int concurrency, String owner, Duration lease, JobStore store, JobRunner runner,
-			Executor workers, RoleLiveness liveness) {
+	QueuePoller(String queue, int concurrency, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
+			JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
 		this.concurrency = concurrency;
+		this.handlers = handlers;
 		this.owner = owner;
 		this.lease = lease;
 		this.store = store;
@@ -68,7 +71,8 @@ final class QueuePoller {
 		if (free <= 0) {
 			return 0;
 		}
-		List<ClaimedJob> jobs = store.claim(queue, free, owner, lease);
+		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedKinds(), free, owner, lease);
 		saturated = jobs.size() == free;
 		for (ClaimedJob job : jobs) {
 			Execution execution = runner.accept(job);

@@ -90,7 +90,8 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 
 	public RuntimeSettings withPruneInterval(Duration pruneInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
 	}
 
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {

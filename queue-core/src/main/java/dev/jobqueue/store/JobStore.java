@@ -43,10 +43,11 @@ public interface JobStore {
 	Optional<Long> holderOfUniqueKey(long id);
 
 	/**
-	 * Claims up to {@code limit} due jobs of {@code queue} in claim order (priority, run-at, id),
-	 * leasing them to {@code owner} for {@code lease}. Never hands the same job to two callers.
+	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is one of {@code kinds}, in claim
+	 * order (priority, run-at, id), leasing them to {@code owner} for {@code lease}. Jobs of other kinds
+	 * stay ready, untouched, for a node that serves them. Never hands the same job to two callers.
 	 */
-	List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease);
+	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease);
 
 	/** running → succeeded; false when the lease was lost. */
 	boolean complete(Lease lease, String resultJson);

@@ -98,8 +98,8 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
-		return execution.claim(queue, limit, owner, lease);
+	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+		return execution.claim(queue, kinds, limit, owner, lease);
 	}
 
 	@Override

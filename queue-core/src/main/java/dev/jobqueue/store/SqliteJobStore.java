@@ -101,8 +101,8 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
-		return leases.claim(queue, limit, owner, lease);
+	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+		return leases.claim(queue, kinds, limit, owner, lease);
 	}
 
 	@Override

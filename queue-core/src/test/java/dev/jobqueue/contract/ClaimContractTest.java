@@ -33,6 +33,9 @@ public abstract class ClaimContractTest {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
+	/** The kinds the claims ask for: every job here is a greeting. */
+	private static final Set<String> KINDS = Set.of("greet");
+
 	private QueueFixture fixture;
 
 	private JobStore store;
@@ -58,7 +61,7 @@ public abstract class ClaimContractTest {
 	void enqueueClaimCompleteEndsSucceededWithTheResult() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 
-		List<ClaimedJob> claimed = store.claim("default", 10, "worker-1", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 10, "worker-1", LEASE);
 
 		assertThat(claimed).singleElement().satisfies(job -> {
 			assertThat(job.id()).isEqualTo(id);
@@ -87,7 +90,7 @@ public abstract class ClaimContractTest {
 		long sameTimeFirst = enqueue("same-1", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 		long sameTimeSecond = enqueue("same-2", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 
-		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", 1, "w", LEASE))
+		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", KINDS, 1, "w", LEASE))
 			.limit(5)
 			.map(jobs -> jobs.get(0).id())
 			.toList();
@@ -101,7 +104,7 @@ public abstract class ClaimContractTest {
 		long high = enqueue("high", EnqueueOptions.defaults().priority(0));
 		enqueue("other", EnqueueOptions.defaults().priority(9));
 
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(high, low);
 	}
@@ -111,21 +114,21 @@ public abstract class ClaimContractTest {
 		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));
 
-		assertThat(store.claim("default", 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
+		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
 	}
 
 	@Test
 	void claimsOnlyFromTheQueueAsked() {
 		enqueue("mail", EnqueueOptions.defaults().queue("mail"));
 
-		assertThat(store.claim("default", 10, "w", LEASE)).isEmpty();
-		assertThat(store.claim("mail", 10, "w", LEASE)).hasSize(1);
+		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).isEmpty();
+		assertThat(store.claim("mail", KINDS, 10, "w", LEASE)).hasSize(1);
 	}
 
 	@Test
 	void aRetriedJobWaitsForItsBackoffAndKeepsTheError() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 
 		assertThat(store.retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
 
@@ -133,16 +136,16 @@ public abstract class ClaimContractTest {
 		assertThat(retried.state()).isEqualTo(JobState.ready);
 		assertThat(retried.lastError()).isEqualTo("boom");
 		assertThat(retried.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
-		assertThat(store.claim("default", 1, "w", LEASE)).isEmpty();
+		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).isEmpty();
 	}
 
 	@Test
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", 1, "stale", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claim("default", KINDS, 1, "stale", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		assertThat(store.reapExpired(10)).isEqualTo(1);
-		ClaimedJob fresh = store.claim("default", 1, "fresh", LEASE).get(0);
+		ClaimedJob fresh = store.claim("default", KINDS, 1, "fresh", LEASE).get(0);
 		assertThat(fresh.lease().token()).isGreaterThan(stale.lease().token());
 
 		assertThat(store.complete(stale.lease(), null)).isFalse();
@@ -162,7 +165,7 @@ public abstract class ClaimContractTest {
 	@RepeatedTest(100)
 	void aCompletionRacingTheReaperIsNeverUndone() throws Exception {
 		long id = enqueue("race", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		CyclicBarrier start = new CyclicBarrier(2);
 		ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -197,7 +200,7 @@ public abstract class ClaimContractTest {
 	void completeAllWritesEveryHeldLeaseInOneCall() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 
 		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
 
@@ -208,7 +211,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
 		store.enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 		assertThat(store.complete(claimed.get(0).lease(), null)).isTrue();
 
 		assertThat(store.countUnfinishedByQueue()).isEqualTo(Map.of(
@@ -223,10 +226,10 @@ public abstract class ClaimContractTest {
 	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
 		long first = enqueue("a", EnqueueOptions.defaults());
 		long second = enqueue("b", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		assertThat(store.reapExpired(10)).isEqualTo(1);
-		List<ClaimedJob> current = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> current = store.claim("default", KINDS, 2, "w", LEASE);
 		ClaimedJob again = current.stream().filter(j -> j.id() == stale.id()).findFirst().orElseThrow();
 		ClaimedJob other = current.stream().filter(j -> j.id() != stale.id()).findFirst().orElseThrow();
 
@@ -249,7 +252,7 @@ public abstract class ClaimContractTest {
 				fixture.queue().enqueueAll(java.util.stream.IntStream.range(0, 200)
 					.mapToObj(i -> new dev.jobqueue.JobQueue.NewJobRequest("greet", new Greeting("n", i)))
 					.toList());
-				List<ClaimedJob> claimed = store.claim("default", 200, "w", LEASE);
+				List<ClaimedJob> claimed = store.claim("default", KINDS, 200, "w", LEASE);
 				List<Completion> completions = claimed.stream().map(j -> new Completion(j.lease(), null)).toList();
 				List<Lease> descending = claimed.stream().map(ClaimedJob::lease)
 					.sorted(java.util.Comparator.comparingLong(Lease::jobId).reversed())
@@ -277,7 +280,7 @@ public abstract class ClaimContractTest {
 	void theHeartbeatExtendsHeldLeasesOnly() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", Duration.ofSeconds(2));
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", Duration.ofSeconds(2));
 		Instant before = fixture.job(claimed.get(0).id()).leaseExpiresAt();
 
 		Set<Lease> held = store.heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
@@ -291,8 +294,8 @@ public abstract class ClaimContractTest {
 	void theReaperLeavesLiveLeasesAloneAndKillsJobsWithNoAttemptsLeft() {
 		long live = enqueue("live", EnqueueOptions.defaults());
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
-		store.claim("default", 1, "w", LEASE);
-		store.claim("default", 1, "w", Duration.ofMillis(1));
+		store.claim("default", KINDS, 1, "w", LEASE);
+		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
 		assertThat(store.reapExpired(10)).isEqualTo(1);
@@ -306,18 +309,18 @@ public abstract class ClaimContractTest {
 	@Test
 	void aReleasedJobIsReadyAtOnceWithItsAttemptGivenBack() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 
 		assertThat(store.release(job.lease())).isTrue();
 
 		assertThat(fixture.job(id).attempt()).isZero();
-		assertThat(store.claim("default", 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(store.claim("default", KINDS, 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
 	}
 
 	@Test
 	void aDeadJobCanBeRetriedByAnOperator() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "broken");
+		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");
 
 		assertThat(fixture.queue().retry(id)).isTrue();
 
@@ -329,12 +332,12 @@ public abstract class ClaimContractTest {
 	@Test
 	void thePrunerDeletesOnlyFinishedJobsPastTheirRetention() {
 		long succeeded = enqueue("done", EnqueueOptions.defaults());
-		store.complete(store.claim("default", 1, "w", LEASE).get(0).lease(), null);
+		store.complete(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), null);
 		long dead = enqueue("dead", EnqueueOptions.defaults());
-		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "x");
+		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
 		long ready = enqueue("ready", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long running = enqueue("running", EnqueueOptions.defaults());
-		store.claim("default", 1, "w", LEASE);
+		store.claim("default", KINDS, 1, "w", LEASE);
 
 		assertThat(store.prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
 		assertThat(store.prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);

@@ -136,30 +136,6 @@ public abstract class ExecutionContractTest {
 	}
 
 	@Test
-	void aJobWhoseKindHasNoHandlerIsDeadSayingSo() {
-		fixture.startRuntime();
-
-		long id = fixture.queue().enqueue("nobody-handles-this", new Greeting("Ada", 1));
-
-		awaitState(id, JobState.dead);
-		assertThat(fixture.job(id).lastError()).contains("no handler for kind 'nobody-handles-this'");
-		assertThat(fixture.job(id).attempt()).isEqualTo(1);
-	}
-
-	@Test
-	void aPayloadThatDoesNotBindToTheHandlersTypeIsDeadOnTheFirstAttempt() {
-		fixture.handle("greet", Greeting.class, (greeting, context) -> null);
-		fixture.startRuntime();
-
-		long id = fixture.queue().enqueue("greet", java.util.Map.of("name", "Ada", "count", "not a number"),
-				EnqueueOptions.defaults().maxAttempts(20));
-
-		awaitState(id, JobState.dead);
-		assertThat(fixture.job(id).attempt()).isEqualTo(1);
-		assertThat(fixture.job(id).lastError()).contains("does not fit").contains(Greeting.class.getName());
-	}
-
-	@Test
 	void aTransactionalHandlersWritesCommitWithTheCompletion() {
 		fixture.handle("book", Greeting.class, null, true, (greeting, context) -> insertBusinessRow(context.jobId()));
 		fixture.startRuntime();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.time.Duration;
+import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,7 +81,8 @@ public abstract class RetryDeadContractTest {
 
 	private long deadJob(EnqueueOptions options) {
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 1), options.maxAttempts(1));
-		ClaimedJob claimed = fixture.store().claim("default", 1, "retry-test", Duration.ofMinutes(1)).get(0);
+		ClaimedJob claimed = fixture.store().claim("default", Set.of("greet"), 1, "retry-test", Duration.ofMinutes(1))
+			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(fixture.store().fail(claimed.lease(), "boom")).isTrue();
 		return id;
