@@ -40,6 +40,10 @@ final class JobRunner {
 
 	private final CompletionBatcher completions;
 
+	private final OutcomeWriter outcomes;
+
+	private final Duration defaultTimeout;
+
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, OutcomeWriter outcomes,
 			CompletionBatcher completions) {
@@ -51,18 +55,27 @@ final class JobRunner {
 		this.inFlight = inFlight;
 		this.failures = new Failures(store, settings, outcomes);
 		this.completions = completions;
+		this.outcomes = outcomes;
+		this.defaultTimeout = settings.defaultTimeout();
 	}
 
-	/** Registers the job as in flight; call on the poller's thread, before handing the job over. */
-	Execution accept(ClaimedJob job) {
-		return inFlight.add(job);
+	/**
+	 * Registers the job as in flight; call on the poller's thread, before handing the job over.
+	 *
+	 * @param claimSentAt {@link System#nanoTime()} when the claim was sent, where the local fence counts from
+	 */
+	Execution accept(ClaimedJob job, long claimSentAt) {
+		return inFlight.add(job, claimSentAt);
 	}
 
 	void run(Execution execution) {
 		ClaimedJob job = execution.job();
+		if (!execution.begin()) {
+			notStarted(execution);
+			return;
+		}
 		listener.onStarted(job, Duration.between(job.runAt(), job.startedAt()));
 		long start = System.nanoTime();
-		execution.begin();
 		boolean handedOver = false;
 		try {
 			Outcome outcome = execute(execution, start);
@@ -80,6 +93,30 @@ final class JobRunner {
 			if (!handedOver) {
 				inFlight.remove(execution);
 			}
+		}
+	}
+
+	/**
+	 * The job waited for a thread while its lease was found lost (or the local fence closed): another
+	 * node may run it already, so the handler is not called and nothing is written. Or the node is
+	 * stopping: the job is given back untouched.
+	 */
+	private void notStarted(Execution execution) {
+		ClaimedJob job = execution.job();
+		try {
+			if (execution.isLeaseHeld()) {
+				release(execution, null, null);
+			}
+			else {
+				log.warn("Job {} ({}) attempt {} was not started: its lease was lost before a thread took it up",
+						job.id(), job.kind(), job.attempt());
+			}
+		}
+		catch (RuntimeException ex) {
+			outcomeNotRecorded(job, ex);
+		}
+		finally {
+			inFlight.remove(execution);
 		}
 	}
 
@@ -130,6 +167,7 @@ final class JobRunner {
 					+ handler.payloadType().getTypeName() + " of " + handler.description() + ": "
 					+ ex.getOriginalMessage(), ex));
 		}
+		execution.limit(handler.timeout() != null ? handler.timeout() : defaultTimeout);
 		if (handler.transactional()) {
 			return runInTransaction(execution, handler, payload);
 		}
@@ -138,10 +176,12 @@ final class JobRunner {
 			result = resultJson(handler.function().handle(payload, execution));
 		}
 		catch (Exception | LinkageError | AssertionError ex) {
-			execution.finishing();
-			return fail(job, handler, ex);
+			return ended(execution, handler, ex);
 		}
 		execution.finishing();
+		if (execution.timedOut()) {
+			return ended(execution, handler, null);
+		}
 		completeLater(execution, result, start);
 		return null;
 	}
@@ -156,6 +196,9 @@ final class JobRunner {
 			transactions.executeWithoutResult(status -> {
 				Object result = invoke(handler, payload, execution);
 				execution.finishing();
+				if (execution.timedOut()) {
+					throw new HandlerFailedException(execution.timeoutError());
+				}
 				if (!store.complete(job.lease(), resultJson(result))) {
 					throw new LeaseLostException();
 				}
@@ -166,9 +209,43 @@ final class JobRunner {
 			return Failures.leaseLost(job);
 		}
 		catch (RuntimeException | LinkageError | AssertionError ex) {
-			execution.finishing();
-			return fail(job, handler, ex);
+			return ended(execution, handler, ex);
 		}
+	}
+
+	/**
+	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, or fenced
+	 * locally) writes nothing: its lease decides. One interrupted by a stop is given back.
+	 */
+	private Outcome ended(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
+		execution.finishing();
+		// Whatever interrupt ended the handler has done its work; the writes below must not meet it.
+		Thread.interrupted();
+		if (!execution.isLeaseHeld()) {
+			return Failures.leaseLost(execution.job());
+		}
+		if (execution.timedOut()) {
+			return fail(execution.job(), handler, execution.timeoutError());
+		}
+		if (execution.isStopping()) {
+			return release(execution, handler, thrown);
+		}
+		return fail(execution.job(), handler, thrown);
+	}
+
+	/**
+	 * Gives the job back for another node, its attempt returned: once per job. A job that had its attempt
+	 * given back before fails this attempt instead, so that one interrupted at every deploy still ends.
+	 */
+	private Outcome release(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
+		ClaimedJob job = execution.job();
+		if (outcomes.write(job, () -> store.release(job.lease()))) {
+			log.info("Job {} ({}) attempt {} was interrupted by this node's shutdown; released for another node",
+					job.id(), job.kind(), job.attempt());
+			return Outcome.RELEASED;
+		}
+		return fail(job, handler, new IllegalStateException("interrupted by a shutdown of this node; a job's "
+				+ "attempt is given back at most once, so this one counts", thrown));
 	}
 
 	private static Object invoke(JobHandlerDefinition handler, Object payload, Execution execution) {

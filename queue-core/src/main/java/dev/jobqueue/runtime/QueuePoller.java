@@ -62,10 +62,12 @@ final class QueuePoller {
 		if (free <= 0) {
 			return 0;
 		}
+		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
+		long sentAt = System.nanoTime();
 		List<ClaimedJob> jobs = store.claim(queue, free, owner, lease);
 		saturated = jobs.size() == free;
 		for (ClaimedJob job : jobs) {
-			Execution execution = runner.accept(job);
+			Execution execution = runner.accept(job, sentAt);
 			busy.incrementAndGet();
 			workers.execute(() -> {
 				try {

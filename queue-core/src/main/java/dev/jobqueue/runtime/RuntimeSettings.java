@@ -20,14 +20,18 @@ import dev.jobqueue.RetryPolicy;
  * many (PostgreSQL); zero turns this off
  * @param finishedRetention how long succeeded and cancelled jobs are kept
  * @param deadRetention how long dead jobs are kept
- * @param shutdownTimeout how long a stop waits for running jobs before releasing them
+ * @param shutdownTimeout how long a stop waits for running jobs before interrupting them
+ * @param shutdownGrace how long a stop waits, after interrupting them, for handlers to exit; the leases of
+ * those that do not are kept, heartbeated, until they exit or the process ends
+ * @param defaultTimeout how long a handler that declares no timeout of its own may run before it is
+ * interrupted and its attempt failed; zero means no limit
  * @param retryPolicy the default retry policy of handlers that declare none
  * @param maxErrorLength the longest error text (message and stack trace) stored with a job
  */
 public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval, Duration lease,
 		Duration heartbeatInterval, Duration reaperInterval, Duration pruneInterval, Duration vacuumInterval,
-		Duration finishedRetention, Duration deadRetention, Duration shutdownTimeout, RetryPolicy retryPolicy,
-		int maxErrorLength) {
+		Duration finishedRetention, Duration deadRetention, Duration shutdownTimeout, Duration shutdownGrace,
+		Duration defaultTimeout, RetryPolicy retryPolicy, int maxErrorLength) {
 
 	public static final String DEFAULT_QUEUE = "default";
 
@@ -39,6 +43,9 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 		require(!heartbeatInterval.isNegative() && heartbeatInterval.compareTo(lease) < 0,
 				"heartbeat-interval (" + heartbeatInterval + ") must be shorter than lease (" + lease + ")");
 		require(!vacuumInterval.isNegative(), "vacuum-interval must not be negative, was " + vacuumInterval);
+		require(!shutdownTimeout.isNegative(), "shutdown-timeout must not be negative, was " + shutdownTimeout);
+		require(!shutdownGrace.isNegative(), "shutdown-grace must not be negative, was " + shutdownGrace);
+		require(!defaultTimeout.isNegative(), "default-timeout must not be negative, was " + defaultTimeout);
 		require(maxErrorLength >= 256, "max-error-length must be at least 256, was " + maxErrorLength);
 	}
 
@@ -56,42 +63,62 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 		queues.put(DEFAULT_QUEUE, 8);
 		return new RuntimeSettings(queues, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
 				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofDays(1),
-				Duration.ofDays(14), Duration.ofSeconds(30), RetryPolicy.DEFAULT, 16 * 1024);
+				Duration.ofDays(14), Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ZERO, RetryPolicy.DEFAULT,
+				16 * 1024);
 	}
 
 	public RuntimeSettings withQueues(Map<String, Integer> queues) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withPollInterval(Duration pollInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withLease(Duration lease, Duration heartbeatInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withReaperInterval(Duration reaperInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withShutdownTimeout(Duration shutdownTimeout) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
+	}
+
+	public RuntimeSettings withShutdownGrace(Duration shutdownGrace) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
+	}
+
+	public RuntimeSettings withDefaultTimeout(Duration defaultTimeout) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	public RuntimeSettings withRetryPolicy(RetryPolicy retryPolicy) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
+				maxErrorLength);
 	}
 
 	private static void require(boolean condition, String message) {
