@@ -40,8 +40,6 @@ final class JobRunner {
 
 	private final CompletionBatcher completions;
 
-	private final OutcomeWriter outcomes;
-
 	private final Duration defaultTimeout;
 
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
@@ -55,7 +53,6 @@ final class JobRunner {
 		this.inFlight = inFlight;
 		this.failures = new Failures(store, settings, outcomes);
 		this.completions = completions;
-		this.outcomes = outcomes;
 		this.defaultTimeout = settings.defaultTimeout();
 	}
 
@@ -105,7 +102,7 @@ final class JobRunner {
 		ClaimedJob job = execution.job();
 		try {
 			if (execution.isLeaseHeld()) {
-				release(execution, null, null);
+				failures.release(execution, null, null);
 			}
 			else {
 				log.warn("Job {} ({}) attempt {} was not started: its lease was lost before a thread took it up",
@@ -176,11 +173,11 @@ final class JobRunner {
 			result = resultJson(handler.function().handle(payload, execution));
 		}
 		catch (Exception | LinkageError | AssertionError ex) {
-			return ended(execution, handler, ex);
+			return failures.ended(execution, handler, unwrapped(ex));
 		}
 		execution.finishing();
 		if (execution.timedOut()) {
-			return ended(execution, handler, null);
+			return failures.ended(execution, handler, null);
 		}
 		completeLater(execution, result, start);
 		return null;
@@ -209,43 +206,8 @@ final class JobRunner {
 			return Failures.leaseLost(job);
 		}
 		catch (RuntimeException | LinkageError | AssertionError ex) {
-			return ended(execution, handler, ex);
+			return failures.ended(execution, handler, unwrapped(ex));
 		}
-	}
-
-	/**
-	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, or fenced
-	 * locally) writes nothing: its lease decides. One interrupted by a stop is given back.
-	 */
-	private Outcome ended(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
-		execution.finishing();
-		// Whatever interrupt ended the handler has done its work; the writes below must not meet it.
-		Thread.interrupted();
-		if (!execution.isLeaseHeld()) {
-			return Failures.leaseLost(execution.job());
-		}
-		if (execution.timedOut()) {
-			return fail(execution.job(), handler, execution.timeoutError());
-		}
-		if (execution.isStopping()) {
-			return release(execution, handler, thrown);
-		}
-		return fail(execution.job(), handler, thrown);
-	}
-
-	/**
-	 * Gives the job back for another node, its attempt returned: once per job. A job that had its attempt
-	 * given back before fails this attempt instead, so that one interrupted at every deploy still ends.
-	 */
-	private Outcome release(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
-		ClaimedJob job = execution.job();
-		if (outcomes.write(job, () -> store.release(job.lease()))) {
-			log.info("Job {} ({}) attempt {} was interrupted by this node's shutdown; released for another node",
-					job.id(), job.kind(), job.attempt());
-			return Outcome.RELEASED;
-		}
-		return fail(job, handler, new IllegalStateException("interrupted by a shutdown of this node; a job's "
-				+ "attempt is given back at most once, so this one counts", thrown));
 	}
 
 	private static Object invoke(JobHandlerDefinition handler, Object payload, Execution execution) {
@@ -265,8 +227,11 @@ final class JobRunner {
 	}
 
 	private Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable thrown) {
-		Throwable error = thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
-		return failures.fail(job, handler, error);
+		return failures.fail(job, handler, unwrapped(thrown));
+	}
+
+	private static Throwable unwrapped(Throwable thrown) {
+		return thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
 	}
 
 	/** Rolls back a transactional handler's work when its completion could not be written. */

@@ -50,7 +50,10 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 	}
 
 	/**
-	 * One queue, {@code default}, with 8 threads; a 30 s lease heartbeated every 10 s. The job table is
+	 * One queue, {@code default}, with 8 threads; a 30 s lease heartbeated every 10 s. A stop waits 15 s
+	 * for running jobs and 5 s more after interrupting them: 20 s, inside Kubernetes' default termination
+	 * grace period of 30 s with room for the web server's own graceful stop and the context's close.
+	 * No execution timeout: the queue cannot know how long a job should take. The job table is
 	 * looked at for vacuuming every 2 s: a busy queue leaves dead entries at the front of the claim's index
 	 * at its own rate, and every claim steps over those that are there, so the interval bounds how many
 	 * seconds of claimed jobs a claim finds in its way. In a 1,000,000-job soak at about 10,000 jobs/s the
@@ -63,7 +66,7 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 		queues.put(DEFAULT_QUEUE, 8);
 		return new RuntimeSettings(queues, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
 				Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofDays(1),
-				Duration.ofDays(14), Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ZERO, RetryPolicy.DEFAULT,
+				Duration.ofDays(14), Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ZERO, RetryPolicy.DEFAULT,
 				16 * 1024);
 	}
 
