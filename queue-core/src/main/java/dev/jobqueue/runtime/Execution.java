@@ -77,9 +77,10 @@ final class Execution implements JobContext {
 
 	/** Starts the handler's clock; {@code timeout} zero for no limit. */
 	void limit(Duration timeout) {
+		// The watchdog reads timeoutNanos first: written last, it publishes the start time with it.
+		this.startedAt = System.nanoTime();
 		this.timeout = timeout;
 		this.timeoutNanos = timeout.toNanos();
-		this.startedAt = System.nanoTime();
 	}
 
 	/** Detaches the thread and clears any interrupt meant for this execution. */

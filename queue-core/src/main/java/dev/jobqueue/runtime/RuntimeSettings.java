@@ -72,56 +72,56 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 
 	public RuntimeSettings withQueues(Map<String, Integer> queues) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withPollInterval(Duration pollInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withLease(Duration lease, Duration heartbeatInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withReaperInterval(Duration reaperInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withShutdownTimeout(Duration shutdownTimeout) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withShutdownGrace(Duration shutdownGrace) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withDefaultTimeout(Duration defaultTimeout) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	public RuntimeSettings withRetryPolicy(RetryPolicy retryPolicy) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
-				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout, retryPolicy,
-				maxErrorLength);
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, shutdownGrace, defaultTimeout,
+				retryPolicy, maxErrorLength);
 	}
 
 	private static void require(boolean condition, String message) {

@@ -63,8 +63,8 @@ final class Watchdog {
 				acted++;
 			}
 			else if (execution.isPastTimeout(now) && execution.timeOut()) {
-				log.warn("Job {} ({}) attempt {} ran past its timeout; its handler is interrupted and the attempt fails",
-						execution.jobId(), execution.kind(), execution.attempt());
+				log.warn("Job {} ({}) attempt {} ran past its timeout; its handler is interrupted and the attempt "
+						+ "fails", execution.jobId(), execution.kind(), execution.attempt());
 				acted++;
 			}
 		}
