@@ -26,7 +26,9 @@ public interface JobContext {
 
 	/**
 	 * Whether this worker still holds the lease. Turns false when the heartbeat finds the job taken
-	 * over; the handler's thread is interrupted at the same moment.
+	 * over, or when no heartbeat has landed for so long that the lease may run out in the database (a
+	 * hung or cut connection) — before any other worker can take the job. The handler's thread is
+	 * interrupted at the same moment.
 	 */
 	boolean isLeaseHeld();
 }

@@ -78,7 +78,10 @@ final class CompletionBatcher {
 		flusher.start();
 	}
 
-	/** Waits until everything handed over so far is written, then stops the flusher. */
+	/**
+	 * Waits until everything handed over so far is written, then stops the flusher. Completions handed
+	 * over later are written by the thread that hands them over.
+	 */
 	synchronized void stop() {
 		if (!running) {
 			return;
@@ -104,7 +107,7 @@ final class CompletionBatcher {
 			while (true) {
 				try {
 					pending.put(new Pending(completion, written));
-					return;
+					break;
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
@@ -115,6 +118,23 @@ final class CompletionBatcher {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+		}
+		writeIfStopped();
+	}
+
+	/**
+	 * A handler that outlived the runtime's stop (it ignored the interrupt) still has its completion
+	 * written, here on its own thread. Checked after the put: either the flusher was still running then
+	 * and its last pass takes this completion, or the flag says it is gone.
+	 */
+	private void writeIfStopped() {
+		if (running) {
+			return;
+		}
+		List<Pending> batch = new ArrayList<>();
+		pending.drainTo(batch);
+		if (!batch.isEmpty()) {
+			flush(batch);
 		}
 	}
 

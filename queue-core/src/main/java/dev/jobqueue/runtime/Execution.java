@@ -1,26 +1,55 @@
 package dev.jobqueue.runtime;
 
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
 import dev.jobqueue.JobContext;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 
 /**
- * One running execution: the handler's {@link JobContext}, and the thread to interrupt if the
- * heartbeat finds the lease lost. Interrupting and finishing synchronize on the execution so that a
- * late interrupt can never hit the thread after it moved on to another job.
+ * One running execution: the handler's {@link JobContext}, and the thread to interrupt when its lease is
+ * lost (the heartbeat found it taken over, or the watchdog's local fence ran out), its timeout passed, or
+ * the node stops. Interrupting and finishing synchronize on the execution so that a late interrupt can
+ * never hit the thread after it moved on to another job.
  */
 final class Execution implements JobContext {
 
 	private final ClaimedJob job;
 
+	/** How long after {@link #leaseGrantedAt} this node stops believing it holds the lease. */
+	private final long fenceNanos;
+
 	private Thread thread;
 
 	private volatile boolean leaseHeld = true;
 
+	/** {@link System#nanoTime()} when the last statement that granted the lease was sent. */
+	private volatile long leaseGrantedAt;
+
+	private volatile long startedAt;
+
+	/** Nanoseconds the handler may run; zero for no limit. */
+	private volatile long timeoutNanos;
+
+	private volatile Duration timeout;
+
+	private volatile boolean timedOut;
+
+	private StackTraceElement[] whereTimedOut;
+
+	private volatile boolean stopping;
+
 	private boolean finishing;
 
-	Execution(ClaimedJob job) {
+	/**
+	 * @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent
+	 * @param fence how long a lease is believed held after the statement that granted it was sent
+	 */
+	Execution(ClaimedJob job, long claimSentAt, Duration fence) {
 		this.job = job;
+		this.leaseGrantedAt = claimSentAt;
+		this.fenceNanos = fence.toNanos();
 	}
 
 	ClaimedJob job() {
@@ -31,8 +60,27 @@ final class Execution implements JobContext {
 		return job.lease();
 	}
 
-	synchronized void begin() {
+	/**
+	 * Attaches the current thread; false when the handler must not start: its lease was lost while it
+	 * waited for a thread, or the node is stopping.
+	 */
+	synchronized boolean begin() {
+		if (isFenced(System.nanoTime())) {
+			leaseHeld = false;
+		}
+		if (!leaseHeld || stopping) {
+			return false;
+		}
 		thread = Thread.currentThread();
+		return true;
+	}
+
+	/** Starts the handler's clock; {@code timeout} zero for no limit. */
+	void limit(Duration timeout) {
+		// The watchdog reads timeoutNanos first: written last, it publishes the start time with it.
+		this.startedAt = System.nanoTime();
+		this.timeout = timeout;
+		this.timeoutNanos = timeout.toNanos();
 	}
 
 	/** Detaches the thread and clears any interrupt meant for this execution. */
@@ -49,9 +97,23 @@ final class Execution implements JobContext {
 		finishing = true;
 	}
 
+	/** A heartbeat sent at {@code sentAt} renewed the lease. */
+	void leaseRenewed(long sentAt) {
+		leaseGrantedAt = sentAt;
+	}
+
+	long leaseGrantedAt() {
+		return leaseGrantedAt;
+	}
+
+	/** Whether no renewal has landed for so long that the database's lease may be running out. */
+	boolean isFenced(long now) {
+		return now - leaseGrantedAt >= fenceNanos;
+	}
+
 	/** Tells the handler its lease is gone and interrupts it; false when it had already finished. */
 	synchronized boolean leaseLost() {
-		if (finishing) {
+		if (finishing || !leaseHeld) {
 			return false;
 		}
 		leaseHeld = false;
@@ -59,6 +121,49 @@ final class Execution implements JobContext {
 			thread.interrupt();
 		}
 		return true;
+	}
+
+	boolean isPastTimeout(long now) {
+		return timeoutNanos > 0 && !timedOut && now - startedAt >= timeoutNanos;
+	}
+
+	/** Interrupts a handler past its timeout, noting where it was; false when it had already finished. */
+	synchronized boolean timeOut() {
+		if (finishing || thread == null || timedOut) {
+			return false;
+		}
+		timedOut = true;
+		whereTimedOut = thread.getStackTrace();
+		thread.interrupt();
+		return true;
+	}
+
+	/** Once timed out, the attempt fails however the handler ends; the heartbeat no longer renews it. */
+	boolean timedOut() {
+		return timedOut;
+	}
+
+	/** What a timed-out attempt fails with: the timeout, and where the handler was when it passed. */
+	synchronized Exception timeoutError() {
+		Exception error = new TimeoutException("timed out after " + timeout);
+		error.setStackTrace(whereTimedOut);
+		return error;
+	}
+
+	/** The node is stopping: interrupts the handler; false when it had already finished. */
+	synchronized boolean stop() {
+		stopping = true;
+		if (finishing) {
+			return false;
+		}
+		if (thread != null) {
+			thread.interrupt();
+		}
+		return true;
+	}
+
+	boolean isStopping() {
+		return stopping;
 	}
 
 	@Override

@@ -13,7 +13,8 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
- * default) retry policy, or dead once the attempts are used up or the error says not to retry. Each write is
+ * default) retry policy, or dead once the attempts are used up or the error says not to retry; nothing
+ * when its lease is gone; a release when the node's stop interrupted it. Each write is
  * fenced by the job's lease; one that changes nothing means another worker holds the job now.
  */
 final class Failures {
@@ -48,6 +49,41 @@ final class Failures {
 				job.maxAttempts(), backoff, error.toString());
 		return outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text)) ? Outcome.RETRIED
 				: leaseLost(job);
+	}
+
+	/**
+	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, or fenced
+	 * locally) writes nothing: its lease decides. One interrupted by a stop is given back.
+	 */
+	Outcome ended(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
+		execution.finishing();
+		// Whatever interrupt ended the handler has done its work; the writes below must not meet it.
+		Thread.interrupted();
+		if (!execution.isLeaseHeld()) {
+			return leaseLost(execution.job());
+		}
+		if (execution.timedOut()) {
+			return fail(execution.job(), handler, execution.timeoutError());
+		}
+		if (execution.isStopping()) {
+			return release(execution, handler, thrown);
+		}
+		return fail(execution.job(), handler, thrown);
+	}
+
+	/**
+	 * Gives the job back for another node, its attempt returned: once per job. A job that had its attempt
+	 * given back before fails this attempt instead, so that one interrupted at every deploy still ends.
+	 */
+	Outcome release(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
+		ClaimedJob job = execution.job();
+		if (outcomes.write(job, () -> store.release(job.lease()))) {
+			log.info("Job {} ({}) attempt {} was interrupted by this node's shutdown; released for another node",
+					job.id(), job.kind(), job.attempt());
+			return Outcome.RELEASED;
+		}
+		return fail(job, handler, new IllegalStateException("interrupted by a shutdown of this node; a job's "
+				+ "attempt is given back at most once, so this one counts", thrown));
 	}
 
 	static Outcome leaseLost(ClaimedJob job) {

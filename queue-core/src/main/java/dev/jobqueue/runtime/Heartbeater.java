@@ -1,7 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
-import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -36,16 +36,26 @@ final class Heartbeater {
 
 	/** Returns how many leases were found lost. */
 	int runOnce() {
-		Collection<Lease> leases = inFlight.leases();
+		// A timed-out execution is not renewed: if its handler ignores the interrupt, its lease runs out
+		// and the job runs elsewhere, while the handler keeps its thread here.
+		List<Lease> leases = inFlight.executions().stream()
+			.filter(execution -> !execution.timedOut())
+			.map(Execution::lease)
+			.toList();
 		if (leases.isEmpty()) {
 			return 0;
 		}
+		// Sent now, so granted until at least now + lease: the watchdog's local fence counts from here.
+		long sentAt = System.nanoTime();
 		Set<Lease> held = store.heartbeat(owner, leases, lease);
 		int lost = 0;
 		for (Lease lease : leases) {
 			Execution execution = inFlight.get(lease);
+			if (execution != null && held.contains(lease)) {
+				execution.leaseRenewed(sentAt);
+			}
 			// An execution that finished meanwhile is no longer in flight; its lease is gone by design.
-			if (!held.contains(lease) && execution != null && execution.leaseLost()) {
+			else if (execution != null && execution.leaseLost()) {
 				log.warn("Job {} lost its lease (token {}) to another worker; interrupting its handler",
 						lease.jobId(), lease.token());
 				lost++;

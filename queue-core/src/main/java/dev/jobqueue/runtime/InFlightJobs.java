@@ -1,5 +1,6 @@
 package dev.jobqueue.runtime;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -8,13 +9,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 
-/** The executions this node holds a lease for: what the heartbeat extends and a shutdown releases. */
+/** The executions this node holds a lease for: what the heartbeat extends, the
+ * watchdog fences and times out, and a shutdown interrupts. */
 final class InFlightJobs {
 
 	private final Map<Lease, Execution> executions = new ConcurrentHashMap<>();
 
-	Execution add(ClaimedJob job) {
-		Execution execution = new Execution(job);
+	private final Duration fence;
+
+	/** @param fence how long a lease is believed held after the statement that granted it was sent */
+	InFlightJobs(Duration fence) {
+		this.fence = fence;
+	}
+
+	/** @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent */
+	Execution add(ClaimedJob job, long claimSentAt) {
+		Execution execution = new Execution(job, claimSentAt, fence);
 		executions.put(job.lease(), execution);
 		return execution;
 	}
@@ -25,6 +35,10 @@ final class InFlightJobs {
 
 	Collection<Lease> leases() {
 		return List.copyOf(executions.keySet());
+	}
+
+	Collection<Execution> executions() {
+		return List.copyOf(executions.values());
 	}
 
 	Execution get(Lease lease) {

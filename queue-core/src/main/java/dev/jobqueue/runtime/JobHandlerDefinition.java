@@ -1,23 +1,35 @@
 package dev.jobqueue.runtime;
 
 import java.lang.reflect.Type;
+import java.time.Duration;
 
 import dev.jobqueue.RetryPolicy;
 
 /**
- * A registered handler: the kind it serves, where its jobs go by default, how its payload is bound and
- * how failures are retried.
+ * A registered handler: the kind it serves, where its jobs go by default, how its payload is bound, how
+ * failures are retried and how long an execution may take.
  *
  * @param payloadType the type the JSON payload is bound to (generic types welcome)
  * @param retryPolicy the handler's own policy, or {@code null} for the runtime's default
  * @param transactional whether the handler's database work and the job's completion commit in one
  * transaction on the queue's {@code DataSource}
  * @param description who declared it (bean and method), for error messages
+ * @param timeout how long an execution may run before it is interrupted and its attempt failed, or
+ * {@code null} for the runtime's default
  */
 public record JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
-		boolean transactional, JobHandlerFunction<Object> function, String description) {
+		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout) {
 
 	public JobHandlerDefinition {
 		QueueNames.requireValid(queue, "queue of " + description);
+		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+			throw new IllegalArgumentException("timeout of " + description + " must be positive, was " + timeout);
+		}
+	}
+
+	/** A handler that takes the runtime's default timeout. */
+	public JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
+			boolean transactional, JobHandlerFunction<Object> function, String description) {
+		this(kind, queue, payloadType, retryPolicy, transactional, function, description, null);
 	}
 }

@@ -30,7 +30,10 @@ public interface JobListener {
 
 	/** How an execution ended. */
 	enum Outcome {
-		SUCCEEDED, RETRIED, DEAD, LEASE_LOST;
+		SUCCEEDED, RETRIED, DEAD, LEASE_LOST,
+
+		/** Given back, its attempt returned, by a node that stopped while the handler ran. */
+		RELEASED;
 
 		/** The tag value used in metrics. */
 		public String tag() {

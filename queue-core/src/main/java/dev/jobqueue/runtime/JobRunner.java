@@ -44,6 +44,8 @@ final class JobRunner {
 
 	private final CompletionBatcher completions;
 
+	private final Duration defaultTimeout;
+
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, OutcomeWriter outcomes,
 			CompletionBatcher completions) {
@@ -56,18 +58,26 @@ final class JobRunner {
 		this.inFlight = inFlight;
 		this.failures = new Failures(store, settings, outcomes);
 		this.completions = completions;
+		this.defaultTimeout = settings.defaultTimeout();
 	}
 
-	/** Registers the job as in flight; call on the poller's thread, before handing the job over. */
-	Execution accept(ClaimedJob job) {
-		return inFlight.add(job);
+	/**
+	 * Registers the job as in flight; call on the poller's thread, before handing the job over.
+	 *
+	 * @param claimSentAt {@link System#nanoTime()} when the claim was sent, where the local fence counts from
+	 */
+	Execution accept(ClaimedJob job, long claimSentAt) {
+		return inFlight.add(job, claimSentAt);
 	}
 
 	void run(Execution execution) {
 		ClaimedJob job = execution.job();
+		if (!execution.begin()) {
+			notStarted(execution);
+			return;
+		}
 		listener.onStarted(job, Duration.between(job.runAt(), job.startedAt()));
 		long start = System.nanoTime();
-		execution.begin();
 		boolean handedOver = false;
 		try {
 			Outcome outcome = execute(execution, start);
@@ -85,6 +95,30 @@ final class JobRunner {
 			if (!handedOver) {
 				inFlight.remove(execution);
 			}
+		}
+	}
+
+	/**
+	 * The job waited for a thread while its lease was found lost (or the local fence closed): another
+	 * node may run it already, so the handler is not called and nothing is written. Or the node is
+	 * stopping: the job is given back untouched.
+	 */
+	private void notStarted(Execution execution) {
+		ClaimedJob job = execution.job();
+		try {
+			if (execution.isLeaseHeld()) {
+				failures.release(execution, null, null);
+			}
+			else {
+				log.warn("Job {} ({}) attempt {} was not started: its lease was lost before a thread took it up",
+						job.id(), job.kind(), job.attempt());
+			}
+		}
+		catch (RuntimeException ex) {
+			outcomeNotRecorded(job, ex);
+		}
+		finally {
+			inFlight.remove(execution);
 		}
 	}
 
@@ -146,6 +180,7 @@ final class JobRunner {
 					+ handler.payloadType().getTypeName() + " of " + handler.description() + ": "
 					+ ex.getOriginalMessage(), ex));
 		}
+		execution.limit(handler.timeout() != null ? handler.timeout() : defaultTimeout);
 		if (handler.transactional()) {
 			return runInTransaction(execution, handler, payload);
 		}
@@ -155,10 +190,12 @@ final class JobRunner {
 		}
 		catch (Throwable ex) {
 			// Errors included, VirtualMachineErrors too (see the class comment).
-			execution.finishing();
-			return fail(job, handler, ex);
+			return failures.ended(execution, handler, unwrapped(ex));
 		}
 		execution.finishing();
+		if (execution.timedOut()) {
+			return failures.ended(execution, handler, null);
+		}
 		completeLater(execution, handler, result, start);
 		return null;
 	}
@@ -173,6 +210,9 @@ final class JobRunner {
 			transactions.executeWithoutResult(status -> {
 				Object result = invoke(handler, payload, execution);
 				execution.finishing();
+				if (execution.timedOut()) {
+					throw new HandlerFailedException(execution.timeoutError());
+				}
 				if (!store.complete(job.lease(), results.of(job, result))) {
 					throw new LeaseLostException();
 				}
@@ -183,8 +223,7 @@ final class JobRunner {
 			return Failures.leaseLost(job);
 		}
 		catch (RuntimeException | Error ex) {
-			execution.finishing();
-			return fail(job, handler, ex);
+			return failures.ended(execution, handler, unwrapped(ex));
 		}
 	}
 
@@ -201,8 +240,11 @@ final class JobRunner {
 	}
 
 	private Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable thrown) {
-		Throwable error = thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
-		return failures.fail(job, handler, error);
+		return failures.fail(job, handler, unwrapped(thrown));
+	}
+
+	private static Throwable unwrapped(Throwable thrown) {
+		return thrown instanceof HandlerFailedException ? thrown.getCause() : thrown;
 	}
 
 	/** Rolls back a transactional handler's work when its completion could not be written. */

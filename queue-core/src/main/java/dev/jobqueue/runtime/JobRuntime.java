@@ -18,14 +18,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.Lease;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat, the
- * reaper, the pruner and the vacuumer, each on threads the runtime owns. {@link #stop()} is graceful:
- * claiming stops, running jobs get {@code shutdownTimeout} to finish, and the leases of those still
- * running are released so that another node starts them at once instead of after lease expiry.
+ * watchdog, the reaper, the pruner and the vacuumer, each on threads the runtime owns. {@link #stop()}
+ * is graceful and never hands over a job whose handler still runs: see {@link #stop()}.
  */
 public final class JobRuntime {
 
@@ -42,7 +40,7 @@ public final class JobRuntime {
 
 	private final String owner;
 
-	private final InFlightJobs inFlight = new InFlightJobs();
+	private final InFlightJobs inFlight;
 
 	private final CompletionBatcher completions;
 
@@ -65,11 +63,16 @@ public final class JobRuntime {
 
 	private final Vacuumer vacuumer;
 
+	private final Watchdog watchdog;
+
 	private final List<WakeupSource> wakeupSources = new ArrayList<>();
 
 	private final RoleLiveness liveness = new RoleLiveness(Clock.systemUTC(), this::stopAfterFatalError);
 
 	private ScheduledExecutorService maintenance;
+
+	/** The heartbeat and the watchdog: they outlive a stop while handlers that ignored it still run. */
+	private ScheduledExecutorService leaseKeeping;
 
 	private volatile boolean running;
 
@@ -91,6 +94,7 @@ public final class JobRuntime {
 		this.settings = settings;
 		this.owner = ownerName();
 		this.handlers = handlers;
+		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
@@ -99,6 +103,7 @@ public final class JobRuntime {
 		this.reaper = new Reaper(ownStore, listener);
 		this.pruner = new Pruner(ownStore, settings.finishedRetention(), settings.deadRetention());
 		this.vacuumer = new Vacuumer(ownStore);
+		this.watchdog = new Watchdog(inFlight);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */
@@ -127,14 +132,13 @@ public final class JobRuntime {
 		completions.start();
 		settings.queues().forEach(this::startQueue);
 		wakeupSources.forEach(source -> source.start(this::wake));
-		// One thread per task: a long VACUUM or prune must not hold up the heartbeat.
-		maintenance = Executors.newScheduledThreadPool(4, new NamedThreads("jobqueue-maintenance"));
-		liveness.watch(HEARTBEAT, settings.heartbeatInterval(), settings.lease());
-		schedule(heartbeater::runOnce, HEARTBEAT, settings.heartbeatInterval());
-		schedule(reaper::runOnce, "reaper", settings.reaperInterval());
-		schedule(pruner::runOnce, "pruner", settings.pruneInterval());
+		startLeaseKeeping();
+		// One thread per task: a long VACUUM or prune must not hold up another.
+		maintenance = Executors.newScheduledThreadPool(3, new NamedThreads("jobqueue-maintenance"));
+		schedule(maintenance, reaper::runOnce, "reaper", settings.reaperInterval());
+		schedule(maintenance, pruner::runOnce, "pruner", settings.pruneInterval());
 		if (!settings.vacuumInterval().isZero()) {
-			schedule(vacuumer::runOnce, "vacuum", settings.vacuumInterval());
+			schedule(maintenance, vacuumer::runOnce, "vacuum", settings.vacuumInterval());
 		}
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
 	}
@@ -152,11 +156,27 @@ public final class JobRuntime {
 	}
 
 	/**
+	 * A thread each for the heartbeat and the watchdog, so that a heartbeat hung on a dropped connection
+	 * cannot keep the watchdog from fencing. Those of a previous stop, kept for handlers that outlived it,
+	 * are replaced: the new ones renew the same leases.
+	 */
+	private void startLeaseKeeping() {
+		if (leaseKeeping != null) {
+			leaseKeeping.shutdownNow();
+		}
+		leaseKeeping = Executors.newScheduledThreadPool(2, new NamedThreads("jobqueue-leases"));
+		liveness.watch(HEARTBEAT, settings.heartbeatInterval(), settings.lease());
+		schedule(leaseKeeping, heartbeater::runOnce, HEARTBEAT, settings.heartbeatInterval());
+		schedule(leaseKeeping, watchdog::runOnce, "watchdog",
+				Watchdog.period(settings.lease(), settings.heartbeatInterval()));
+	}
+
+	/**
 	 * A task that throws is never run again by its executor, so every pass is guarded: whatever it throws
 	 * is logged and the task runs again at its next interval.
 	 */
-	private void schedule(Runnable task, String name, Duration interval) {
-		maintenance.scheduleWithFixedDelay(() -> liveness.pass(name, task, interval), interval.toMillis(),
+	private void schedule(ScheduledExecutorService executor, Runnable task, String name, Duration interval) {
+		executor.scheduleWithFixedDelay(() -> liveness.pass(name, task, interval), interval.toMillis(),
 				interval.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
@@ -185,7 +205,12 @@ public final class JobRuntime {
 		return running;
 	}
 
-	/** Stops claiming, waits up to the shutdown timeout for running jobs, releases the rest. */
+	/**
+	 * Stops claiming, waits up to the shutdown timeout for running jobs, then interrupts those still
+	 * running and waits up to the shutdown grace for their handlers to exit. Each handler that exits is
+	 * released by its own thread (see {@link JobRunner}); those that ignore the interrupt keep their
+	 * leases, renewed, until they end or the process does, and the reaper takes them from there.
+	 */
 	public synchronized void stop() {
 		if (!running) {
 			return;
@@ -195,44 +220,65 @@ public final class JobRuntime {
 		pollerThreads.forEach(Thread::interrupt);
 		pollerThreads.forEach(JobRuntime::join);
 		workerPools.forEach(ExecutorService::shutdown);
-		long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
-		for (ExecutorService pool : workerPools) {
-			awaitUntil(pool, deadline);
+		if (!awaitWorkers(settings.shutdownTimeout())) {
+			interruptRunning();
+			if (!awaitWorkers(settings.shutdownGrace())) {
+				log.warn("{} job(s) ignored the interrupt and still run; their leases are kept until they end",
+						inFlight.executions().size());
+			}
 		}
-		// Written before anything is released: a finished job must not be handed out again.
+		// Written before the leases stop being renewed: a finished job must not be handed out again.
 		completions.stop();
-		releaseUnfinished();
-		workerPools.forEach(ExecutorService::shutdownNow);
 		maintenance.shutdownNow();
+		retireLeaseKeepingWhenIdle();
 		pollers.clear();
 		workerPools.clear();
 		pollerThreads.clear();
 		log.info("jobqueue runtime {} stopped", owner);
 	}
 
-	private void releaseUnfinished() {
-		int released = 0;
-		for (Lease lease : inFlight.leases()) {
-			Execution execution = inFlight.get(lease);
-			if (execution != null && store.release(lease)) {
-				released++;
-			}
-			if (execution != null) {
-				execution.leaseLost();
+	private void interruptRunning() {
+		int interrupted = 0;
+		for (Execution execution : inFlight.executions()) {
+			if (execution.stop()) {
+				interrupted++;
 			}
 		}
-		if (released > 0) {
-			log.info("Released {} job(s) still running after the shutdown timeout of {}", released,
-					settings.shutdownTimeout());
+		log.info("Interrupted {} job(s) still running after the shutdown timeout of {}; each is released once its "
+				+ "handler exits", interrupted, settings.shutdownTimeout());
+	}
+
+	/** Keeps renewing the leases of handlers that outlived the stop, and stops once the last one ended. */
+	private void retireLeaseKeepingWhenIdle() {
+		ScheduledExecutorService executor = leaseKeeping;
+		Runnable retire = () -> {
+			if (inFlight.isEmpty()) {
+				executor.shutdownNow();
+			}
+		};
+		retire.run();
+		if (!executor.isShutdown()) {
+			schedule(executor, retire, "lease keeping", settings.heartbeatInterval());
 		}
 	}
 
-	private static void awaitUntil(ExecutorService pool, long deadlineNanos) {
+	/** Waits up to {@code timeout} for every worker pool to finish; true when they all did. */
+	private boolean awaitWorkers(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean finished = true;
+		for (ExecutorService pool : workerPools) {
+			finished &= awaitUntil(pool, deadline);
+		}
+		return finished;
+	}
+
+	private static boolean awaitUntil(ExecutorService pool, long deadlineNanos) {
 		try {
-			pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			return false;
 		}
 	}
 

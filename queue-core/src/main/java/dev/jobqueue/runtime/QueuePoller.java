@@ -71,11 +71,13 @@ final class QueuePoller {
 		if (free <= 0) {
 			return 0;
 		}
+		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
+		long sentAt = System.nanoTime();
 		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
 		List<ClaimedJob> jobs = store.claim(queue, handlers.servedKinds(), free, owner, lease);
 		saturated = jobs.size() == free;
 		for (ClaimedJob job : jobs) {
-			Execution execution = runner.accept(job);
+			Execution execution = runner.accept(job, sentAt);
 			busy.incrementAndGet();
 			workers.execute(() -> {
 				try {

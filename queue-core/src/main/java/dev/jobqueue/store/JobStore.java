@@ -66,7 +66,8 @@ public interface JobStore {
 
 	/**
 	 * running → ready at once, the attempt given back: for work this worker started but will not
-	 * finish (shutdown). False when the lease was lost.
+	 * finish (shutdown). Once per job: false when the lease was lost, or when the job had its attempt
+	 * given back before, so that a job interrupted at every shutdown still uses up its attempts.
 	 */
 	boolean release(Lease lease);
 

@@ -179,18 +179,21 @@ final class PostgresExecution {
 	}
 
 	boolean release(Lease lease) {
-		// A released job is due at once: tell the other nodes, so one of them starts it now.
+		// A released job is due at once: tell the other nodes, so one of them starts it now. Its attempt
+		// is given back once per job (V4), so that a job interrupted at every deploy still reaches dead.
 		String sql = notify ? """
 				WITH released AS (
 				    UPDATE jobqueue_job
-				    SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
-				    WHERE id = :id AND lease_token = :token AND state = 'running'
+				    SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				        lease_expires_at = NULL
+				    WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
 				    RETURNING queue
 				)
 				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
 				UPDATE jobqueue_job
-				SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'
+				SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				    lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
 				RETURNING queue""";
 		return !jdbc.sql(sql)
 			.param("id", lease.jobId())

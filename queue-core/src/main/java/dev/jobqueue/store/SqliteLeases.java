@@ -144,10 +144,12 @@ final class SqliteLeases {
 	}
 
 	boolean release(Lease lease) {
+		// The attempt is given back once per job (V4), so that a job interrupted at every deploy reaches dead.
 		return statements.write("release", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				SET state = 'ready', attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
+				    lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND attempt_given_back = 0""")
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update()) == 1;

@@ -318,6 +318,19 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aJobIsReleasedWithItsAttemptGivenBackOnlyOnce() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		assertThat(store.release(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease())).isTrue();
+		ClaimedJob again = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+
+		assertThat(store.release(again.lease())).isFalse();
+
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.running);
+		assertThat(job.attempt()).isEqualTo(1);
+	}
+
+	@Test
 	void aDeadJobCanBeRetriedByAnOperator() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");

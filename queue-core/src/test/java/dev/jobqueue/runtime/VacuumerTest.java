@@ -38,8 +38,7 @@ class VacuumerTest {
 
 	@BeforeAll
 	static void openDatabase() {
-		// Three: the schema migration holds an advisory lock on one connection while Flyway uses two more.
-		database = new PostgresTestDatabase(3);
+		database = new PostgresTestDatabase(2);
 		connection = new SingleConnectionDataSource(database.jdbcUrl(), true);
 		store = new PostgresJobStore(connection);
 	}

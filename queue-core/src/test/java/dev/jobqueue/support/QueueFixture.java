@@ -91,17 +91,34 @@ public final class QueueFixture implements AutoCloseable {
 				(JobHandlerFunction<Object>) function, "test handler of " + kind);
 	}
 
+	/** A handler with a timeout of its own. */
+	@SuppressWarnings("unchecked")
+	public <T> void handle(String kind, Class<T> payloadType, Duration timeout, JobHandlerFunction<T> function) {
+		handlers.register(new JobHandlerDefinition(kind, RuntimeSettings.DEFAULT_QUEUE, payloadType, null, false,
+				(JobHandlerFunction<Object>) function, "test handler of " + kind, timeout));
+	}
+
 	public void declareExternal(String kind) {
 		handlers.declareExternal(kind);
 	}
 
 	public JobRuntime startRuntime(RuntimeSettings settings, CountingListener listener) {
-		return startRuntime(handlers, settings, listener);
+		return startRuntime(database.store(), handlers, settings, listener);
 	}
 
 	/** Starts a runtime that serves the kinds of {@code nodeHandlers}, not the fixture's. */
 	public JobRuntime startRuntime(HandlerRegistry nodeHandlers, RuntimeSettings settings, CountingListener listener) {
-		JobRuntime runtime = new JobRuntime(database.store(), nodeHandlers, JSON, settings, listener, transactions());
+		return startRuntime(database.store(), nodeHandlers, settings, listener);
+	}
+
+	/** A runtime on {@code store}: the database's own, or one of its operations intercepted. */
+	public JobRuntime startRuntime(JobStore store, RuntimeSettings settings, CountingListener listener) {
+		return startRuntime(store, handlers, settings, listener);
+	}
+
+	private JobRuntime startRuntime(JobStore store, HandlerRegistry nodeHandlers, RuntimeSettings settings,
+			CountingListener listener) {
+		JobRuntime runtime = new JobRuntime(store, nodeHandlers, JSON, settings, listener, transactions());
 		runtimes.add(runtime);
 		runtime.start();
 		return runtime;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +14,9 @@ import dev.jobqueue.faults.app.Probe;
 
 /**
  * Scenario 5: SIGTERM to a worker with jobs in flight. Those that finish within the shutdown timeout
- * finish; the rest are released at once and another worker runs them without waiting for the lease.
+ * finish; the rest are interrupted, and each whose handler exits is released at once, so another worker
+ * runs it without waiting for the lease. A handler that ignores the interrupt is never released: its job
+ * waits for its lease to expire once the process is gone, and that attempt counts.
  */
 class PostgresGracefulShutdownFaultTest extends FaultScenario {
 
@@ -56,6 +59,46 @@ class PostgresGracefulShutdownFaultTest extends FaultScenario {
 				.containsOnly(stopping.pid());
 			assertThat(completedBy(longJobs)).as("long jobs finished by the other worker").containsOnly(taker.pid());
 		}
+	}
+
+	@Test
+	void sigtermNeverHandsOverAJobWhoseHandlerIgnoresTheInterruptNorGivesItsAttemptBack() throws Exception {
+		try (WorkerFleet fleet = new WorkerFleet(database.jdbcUrl(),
+				Map.of("jobqueue.lease-duration", "6s", "jobqueue.heartbeat-interval", "1s",
+						"jobqueue.shutdown-timeout", "1s", "jobqueue.shutdown-grace", "1s",
+						"jobqueue.queues.default.concurrency", "4"))) {
+			WorkerJvm taker = fleet.start("taker").awaitStarted();
+			freezeHoldingNothing(taker);
+			WorkerJvm stopping = fleet.start("stopping").awaitStarted();
+			List<Long> jobs = enqueue(4, "probe", 5, i -> Probe.sleeping(8_000).ignoringInterrupts().recorded());
+			await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM fault_execution") == 4);
+			taker.resume();
+
+			stopping.terminate();
+			Instant exited = Instant.now();
+			awaitDrained(Duration.ofSeconds(60));
+
+			Invariants.Report report = checkInvariants(fleet,
+					"scenario 5b (SIGTERM, handlers that ignore the interrupt)", 4, List.of(stopping.pid()));
+			report.assertSucceeded(4);
+			assertThat(report.released()).as("jobs released while their handler still ran").isZero();
+			assertThat(report.reaped()).as("jobs left to their lease once the process was gone").isEqualTo(4);
+			assertThat(attempts(jobs)).as("attempts of the succeeded jobs: none given back").containsOnly(2);
+			assertThat(database.jdbc()
+				.sql("SELECT count(*) FROM fault_execution WHERE pid = :taker AND started_at < :exited")
+				.param("taker", taker.pid())
+				.param("exited", database.time(exited))
+				.query(Long.class)
+				.single()).as("executions on the taker that began before the stopping worker had exited").isZero();
+		}
+	}
+
+	private List<Integer> attempts(List<Long> jobs) {
+		return database.jdbc()
+			.sql("SELECT attempt FROM jobqueue_job WHERE id = ANY (CAST(:jobs AS bigint[]))")
+			.param("jobs", jobs.toArray(Long[]::new))
+			.query(Integer.class)
+			.list();
 	}
 
 	private List<Long> completedBy(List<Long> jobs) {

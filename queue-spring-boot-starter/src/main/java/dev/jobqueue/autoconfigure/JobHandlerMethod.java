@@ -47,7 +47,7 @@ final class JobHandlerMethod {
 		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
 				handler.require(annotation.queue(), "queue"), method.getGenericParameterTypes()[handler.payloadIndex],
 				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
-				handler.description);
+				handler.description, handler.timeout(annotation.timeout()));
 	}
 
 	private void findParameters() {
@@ -102,6 +102,23 @@ final class JobHandlerMethod {
 		}
 		catch (IllegalArgumentException ex) {
 			throw invalid("has an invalid retry setting: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** The handler's own timeout, or null to take the runtime's default. */
+	private Duration timeout(String text) {
+		if (text.isEmpty()) {
+			return null;
+		}
+		try {
+			Duration timeout = DurationStyle.detectAndParse(text);
+			if (timeout.isNegative() || timeout.isZero()) {
+				throw new IllegalArgumentException("a timeout must be positive");
+			}
+			return timeout;
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(), ex);
 		}
 	}
 

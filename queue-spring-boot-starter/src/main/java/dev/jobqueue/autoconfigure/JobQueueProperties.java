@@ -89,10 +89,23 @@ public class JobQueueProperties implements Validator {
 	private final Retention retention = new Retention();
 
 	/**
-	 * How long stopping waits for running jobs to finish; the leases of those still running then are
-	 * released so that another node starts them at once.
+	 * How long stopping waits for running jobs to finish before it interrupts their handlers. With
+	 * shutdown-grace it stays well inside Kubernetes' default termination grace period of 30 s.
 	 */
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
+	private Duration shutdownTimeout = Duration.ofSeconds(15);
+
+	/**
+	 * How long stopping waits, after interrupting them, for handlers to exit. The job of each handler that
+	 * exits is released for another node (its attempt given back once per job); a handler that ignores
+	 * the interrupt keeps its lease, renewed, until it ends or the process does.
+	 */
+	private Duration shutdownGrace = Duration.ofSeconds(5);
+
+	/**
+	 * How long a handler without a timeout of its own may run before it is interrupted and its attempt
+	 * fails. 0 means no limit: the queue cannot know how long a job should take.
+	 */
+	private Duration defaultTimeout = Duration.ZERO;
 
 	/** The retry policy of handlers that declare none of their own. */
 	private final Retry retry = new Retry();
@@ -217,6 +230,22 @@ public class JobQueueProperties implements Validator {
 		this.shutdownTimeout = shutdownTimeout;
 	}
 
+	public Duration getShutdownGrace() {
+		return shutdownGrace;
+	}
+
+	public void setShutdownGrace(Duration shutdownGrace) {
+		this.shutdownGrace = shutdownGrace;
+	}
+
+	public Duration getDefaultTimeout() {
+		return defaultTimeout;
+	}
+
+	public void setDefaultTimeout(Duration defaultTimeout) {
+		this.defaultTimeout = defaultTimeout;
+	}
+
 	public Retry getRetry() {
 		return retry;
 	}
@@ -261,7 +290,7 @@ public class JobQueueProperties implements Validator {
 		queues.forEach((name, queue) -> concurrency.put(name, queue.getConcurrency()));
 		return new RuntimeSettings(concurrency, pollInterval, leaseDuration, heartbeatInterval, reaperInterval,
 				pruneInterval, vacuumInterval, retention.getSucceeded(), retention.getDead(), shutdownTimeout,
-				retry.toRetryPolicy(), maxErrorLength, maxResultLength);
+				shutdownGrace, defaultTimeout, retry.toRetryPolicy(), maxErrorLength, maxResultLength);
 	}
 
 	/** Whether this node runs jobs. */

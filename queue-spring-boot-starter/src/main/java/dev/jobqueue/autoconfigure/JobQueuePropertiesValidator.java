@@ -31,6 +31,8 @@ final class JobQueuePropertiesValidator {
 		notNegative(errors, "retention.succeeded", "retention.succeeded", properties.getRetention().getSucceeded());
 		notNegative(errors, "retention.dead", "retention.dead", properties.getRetention().getDead());
 		notNegative(errors, "shutdownTimeout", "shutdown-timeout", properties.getShutdownTimeout());
+		notNegative(errors, "shutdownGrace", "shutdown-grace", properties.getShutdownGrace());
+		notNegative(errors, "defaultTimeout", "default-timeout", properties.getDefaultTimeout());
 		atLeast(errors, "maxPayloadLength", "max-payload-length", properties.getMaxPayloadLength(), 1);
 		atLeast(errors, "maxErrorLength", "max-error-length", properties.getMaxErrorLength(), 256);
 		atLeast(errors, "maxResultLength", "max-result-length", properties.getMaxResultLength(), 1);

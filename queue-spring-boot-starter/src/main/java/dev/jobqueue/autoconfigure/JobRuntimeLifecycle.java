@@ -6,8 +6,9 @@ import dev.jobqueue.runtime.JobRuntime;
 
 /**
  * Starts the workers once the context is refreshed (every handler registered) and stops them gracefully
- * when it closes: claiming stops, running jobs get {@code jobqueue.shutdown-timeout} to finish, and the
- * leases of the rest are released for other nodes.
+ * when it closes: claiming stops, running jobs get {@code jobqueue.shutdown-timeout} to finish, the rest
+ * are interrupted and get {@code jobqueue.shutdown-grace} to exit; each job whose handler exited is
+ * released for other nodes, and a handler still running keeps its lease until it or the process ends.
  */
 final class JobRuntimeLifecycle implements SmartLifecycle {
 

@@ -61,4 +61,12 @@ public @interface JobHandler {
 	 * {@code DataSource}: a handler that only writes to that database then takes effect exactly once.
 	 */
 	boolean transactional() default false;
+
+	/**
+	 * How long one execution may run, such as {@code 5m}; past it the handler's thread is interrupted and
+	 * the attempt fails ("timed out after …"), to be retried by the handler's policy. A handler that
+	 * ignores the interrupt keeps its thread, but its lease is no longer renewed, so the job runs again
+	 * elsewhere once the lease expires. Empty takes {@code jobqueue.default-timeout}.
+	 */
+	String timeout() default "";
 }

@@ -35,6 +35,7 @@ class JobHandlerMethodProcessorTests {
 			assertThat(mail.transactional()).isTrue();
 			assertThat(mail.retryPolicy()).isEqualTo(new RetryPolicy(5, Duration.ofMillis(500), Duration.ofHours(1),
 					3.0, 0.2));
+			assertThat(mail.timeout()).isEqualTo(Duration.ofMinutes(5));
 			assertThat(mail.description()).isEqualTo("bean 'mailHandlers' method "
 					+ MailHandlers.class.getName() + ".send(List, JobContext)");
 		});
@@ -47,6 +48,7 @@ class JobHandlerMethodProcessorTests {
 			assertThat(report.queue()).isEqualTo("default");
 			assertThat(report.retryPolicy()).isNull();
 			assertThat(report.transactional()).isFalse();
+			assertThat(report.timeout()).as("the runtime's default").isNull();
 		});
 	}
 
@@ -106,6 +108,18 @@ class JobHandlerMethodProcessorTests {
 				+ ".handle(Mail) has an invalid retry setting");
 	}
 
+	@Test
+	void aTimeoutThatIsNoDurationFailsTheStartupNamingBeanAndMethod() {
+		assertStartupFails(BadTimeout.class, "@JobHandler bean 'badTimeout' method " + BadTimeout.class.getName()
+				+ ".handle(Mail) has an invalid timeout 'soon'");
+	}
+
+	@Test
+	void aTimeoutOfZeroFailsTheStartupNamingBeanAndMethod() {
+		assertStartupFails(ZeroTimeout.class, "@JobHandler bean 'zeroTimeout' method " + ZeroTimeout.class.getName()
+				+ ".handle(Mail) has an invalid timeout '0s'");
+	}
+
 	private void assertStartupFails(Class<?> handlers, String message) {
 		runner.withUserConfiguration(handlers).run(context -> {
 			assertThat(context).hasFailed();
@@ -124,7 +138,7 @@ class JobHandlerMethodProcessorTests {
 	static class MailHandlers {
 
 		@JobHandler(kind = "send-mail", queue = "mail", maxAttempts = 5, initialBackoff = "500ms", multiplier = 3,
-				transactional = true)
+				transactional = true, timeout = "5m")
 		String send(List<Mail> mails, JobContext context) {
 			return "sent " + mails.size();
 		}
@@ -183,4 +197,19 @@ class JobHandlerMethodProcessorTests {
 		}
 	}
 
+	@Configuration(value = "badTimeout", proxyBeanMethods = false)
+	static class BadTimeout {
+
+		@JobHandler(kind = "bad", timeout = "soon")
+		void handle(Mail mail) {
+		}
+	}
+
+	@Configuration(value = "zeroTimeout", proxyBeanMethods = false)
+	static class ZeroTimeout {
+
+		@JobHandler(kind = "zero", timeout = "0s")
+		void handle(Mail mail) {
+		}
+	}
 }

@@ -46,7 +46,9 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getVacuumInterval()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(properties.getRetention().getSucceeded()).isEqualTo(Duration.ofDays(1));
 			assertThat(properties.getRetention().getDead()).isEqualTo(Duration.ofDays(14));
-			assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(15));
+			assertThat(properties.getShutdownGrace()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(properties.getDefaultTimeout()).isZero();
 			assertThat(properties.getRetry().getMaxAttempts()).isEqualTo(20);
 			assertThat(properties.getRetry().getInitialBackoff()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getRetry().getMaxBackoff()).isEqualTo(Duration.ofHours(1));
@@ -77,6 +79,8 @@ class JobQueuePropertiesTests {
 			jobqueue.lease-duration=-1s           | jobqueue.lease-duration must be a positive duration, was PT-1S
 			jobqueue.retention.dead=-1d           | jobqueue.retention.dead must not be negative, was PT-24H
 			jobqueue.shutdown-timeout=-1s         | jobqueue.shutdown-timeout must not be negative, was PT-1S
+			jobqueue.shutdown-grace=-1s           | jobqueue.shutdown-grace must not be negative, was PT-1S
+			jobqueue.default-timeout=-1s          | jobqueue.default-timeout must not be negative, was PT-1S
 			jobqueue.vacuum-interval=-1s          | jobqueue.vacuum-interval must not be negative, was PT-1S
 			jobqueue.retry.max-attempts=0         | jobqueue.retry.max-attempts must be at least 1, was 0
 			jobqueue.retry.initial-backoff=0ms    | jobqueue.retry.initial-backoff must be a positive duration, was PT0S
@@ -126,7 +130,8 @@ class JobQueuePropertiesTests {
 				"jobqueue.notify", "jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
 				"jobqueue.prune-interval", "jobqueue.vacuum-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
-				"jobqueue.shutdown-timeout", "jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
+				"jobqueue.shutdown-timeout", "jobqueue.shutdown-grace", "jobqueue.default-timeout",
+				"jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
 				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length");
 		metadata.get("properties").valueStream().forEach(property -> {
