@@ -1,5 +1,6 @@
 package dev.jobqueue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -23,6 +24,18 @@ public final class EnqueueOptions {
 	public static final int LOWEST_PRIORITY = 9;
 
 	public static final int DEFAULT_PRIORITY = 5;
+
+	/** Earliest {@link #runAt(Instant)}: the first instant of year 1. */
+	public static final Instant EARLIEST_RUN_AT = Instant.parse("0001-01-01T00:00:00Z");
+
+	/** Latest {@link #runAt(Instant)}: the last millisecond of year 9999. */
+	public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+
+	/** Longest {@link #delay(Duration)}: 1000 years of 365 days. */
+	public static final Duration MAX_DELAY = Duration.ofDays(365L * 1000);
+
+	/** Longest {@link #uniqueKey(String)}, in bytes of UTF-8. */
+	public static final int MAX_UNIQUE_KEY_BYTES = 1024;
 
 	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, DEFAULT_PRIORITY, null, null, null, null);
 
@@ -69,18 +82,26 @@ public final class EnqueueOptions {
 		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey);
 	}
 
-	/** Not before this instant. Replaces any {@link #delay(Duration)}. */
+	/**
+	 * Not before this instant, from {@link #EARLIEST_RUN_AT} to {@link #LATEST_RUN_AT}: the years every
+	 * database of the queue stores, and its COPY text writes, alike. Replaces any {@link #delay(Duration)}.
+	 */
 	public EnqueueOptions runAt(Instant runAt) {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
+		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
+				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
 		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey);
 	}
 
 	/**
-	 * Not before this long after the enqueue, measured on the database's clock. Replaces any
-	 * {@link #runAt(Instant)}.
+	 * Not before this long after the enqueue, measured on the database's clock; at most
+	 * {@link #MAX_DELAY}, so that the sum stays inside every database's range of times whatever its clock
+	 * reads. Replaces any {@link #runAt(Instant)}.
 	 */
 	public EnqueueOptions delay(Duration delay) {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
+		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
+				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
 		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey);
 	}
 
@@ -92,10 +113,14 @@ public final class EnqueueOptions {
 
 	/**
 	 * At most one unfinished (ready or running) job has this key: enqueueing another returns the
-	 * existing job's id and writes nothing.
+	 * existing job's id and writes nothing. At most {@link #MAX_UNIQUE_KEY_BYTES} bytes of UTF-8, well
+	 * under what PostgreSQL's unique index can hold (about 2700 bytes), without U+0000.
 	 */
 	public EnqueueOptions uniqueKey(String uniqueKey) {
-		Validate.notBlank(uniqueKey, "uniqueKey");
+		Validate.noNul(Validate.notBlank(uniqueKey, "uniqueKey"), "uniqueKey");
+		int bytes = uniqueKey.getBytes(StandardCharsets.UTF_8).length;
+		Validate.isTrue(bytes <= MAX_UNIQUE_KEY_BYTES, "uniqueKey",
+				() -> "must be at most " + MAX_UNIQUE_KEY_BYTES + " bytes of UTF-8, was " + bytes);
 		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey);
 	}
 

@@ -106,16 +106,20 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public boolean retry(long id) {
-		boolean retried = store.retryDead(id);
-		if (retried) {
+		if (store.retryDead(id)) {
 			store.find(id).ifPresent(job -> afterCommit(job.queue()));
+			return true;
 		}
-		return retried;
+		store.holderOfUniqueKey(id).ifPresent(holder -> {
+			throw new IllegalStateException("job " + id + " stays dead: its unique key is held by unfinished job "
+					+ holder + "; retry it once that job has finished");
+		});
+		return false;
 	}
 
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options,
 			Function<String, Optional<JobHandlerDefinition>> handlerLookup) {
-		Validate.notBlank(kind, "kind");
+		Validate.noNul(Validate.notBlank(kind, "kind"), "kind");
 		Validate.isTrue(options != null, "options", "must not be null");
 		Optional<JobHandlerDefinition> handler = handlerLookup.apply(kind);
 		String queue = options.queue() != null ? options.queue()
@@ -139,7 +143,23 @@ public final class JdbcJobQueue implements JobQueue {
 		Validate.isTrue(text.length() <= maxPayloadLength, "payload",
 				() -> "of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
 						+ maxPayloadLength);
+		Validate.isTrue(!escapesNul(text), "payload",
+				() -> "of kind '" + kind + "' holds the character U+0000, which PostgreSQL cannot store in JSON");
 		return text;
+	}
+
+	/**
+	 * Whether JSON text holds the escape of U+0000 (a backslash, then u0000), which jsonb refuses. In JSON a
+	 * backslash only ever starts an escape, so each one is read together with the character after it: two
+	 * backslashes and u0000 spell a backslash and the letters u0000, not a NUL.
+	 */
+	private static boolean escapesNul(String json) {
+		for (int i = json.indexOf('\\'); i >= 0; i = json.indexOf('\\', i + 2)) {
+			if (json.startsWith("u0000", i + 1)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

@@ -19,8 +19,9 @@ public interface JobQueue {
 	 * Enqueues a job and returns its id, or the id of the unfinished job that already holds
 	 * {@link EnqueueOptions#uniqueKey(String) the unique key}.
 	 * @throws IllegalArgumentException for a blank or unknown kind (one that no handler of this application
-	 * serves and that was not declared external), or a payload that cannot be written as JSON or is too
-	 * large; nothing is written then
+	 * serves and that was not declared external), a kind holding U+0000, or a payload that cannot be
+	 * written as JSON, is too large or holds U+0000 (options check their own limits as they are set);
+	 * nothing is sent to the database then, so the caller's transaction goes on
 	 */
 	long enqueue(String kind, Object payload, EnqueueOptions options);
 
@@ -32,7 +33,11 @@ public interface JobQueue {
 	/** Cancels a job that has not started; returns whether it was ready and is now cancelled. */
 	boolean cancel(long id);
 
-	/** Puts a dead job back to ready with its attempts reset; returns whether it was dead. */
+	/**
+	 * Puts a dead job back to ready with its attempts reset; returns whether it was dead.
+	 * @throws IllegalStateException when the dead job has a unique key that a newer unfinished job holds,
+	 * naming that job; the dead job stays dead and nothing is written
+	 */
 	boolean retry(long id);
 
 	/** One job for {@link #enqueueAll(List)}. */

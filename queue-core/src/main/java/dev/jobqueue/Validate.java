@@ -27,6 +27,12 @@ final class Validate {
 		return value;
 	}
 
+	/** PostgreSQL text cannot hold U+0000, and a value one database refuses is refused on every one. */
+	static String noNul(String value, String option) {
+		isTrue(value.indexOf('\u0000') < 0, option, "must not hold the character U+0000");
+		return value;
+	}
+
 	static Duration positive(Duration value, String option) {
 		isTrue(value != null && !value.isNegative() && !value.isZero(), option, "must be a positive duration, was " + value);
 		return value;

@@ -8,6 +8,7 @@ import java.util.function.LongConsumer;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.JdbcJobQueue;
@@ -93,9 +94,11 @@ final class JobqueueContender implements Contender {
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
 		RuntimeSettings settings = RuntimeSettings.defaults().withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS));
-		DataSource workers = database.sqlite() ? SqliteDataSources.forQueue(database.dataSource()) : database.dataSource();
+		// As the starter wires them: on SQLite, handlers' transactions are the application's, deferred.
+		DataSource workers = database.dataSource();
+		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(workers));
 		JobRuntime started = new JobRuntime(store, handlers, JsonMapper.builder().build(), settings, JobListener.NONE,
-				new TransactionTemplate(new JdbcTransactionManager(workers)));
+				database.sqlite() ? SqliteDataSources.forHandlers(transactions) : transactions);
 		started.addWakeupSource(wakeups(workers));
 		started.start();
 		runtime = started;
@@ -106,7 +109,7 @@ final class JobqueueContender implements Contender {
 			return new SqliteChangeWatcher(workers, List.of(RuntimeSettings.DEFAULT_QUEUE),
 					SqliteChangeWatcher.DEFAULT_INTERVAL);
 		}
-		return new PostgresNotificationListener(workers);
+		return new PostgresNotificationListener(workers, List.of(RuntimeSettings.DEFAULT_QUEUE));
 	}
 
 	@Override

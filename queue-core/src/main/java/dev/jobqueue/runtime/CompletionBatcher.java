@@ -54,6 +54,8 @@ final class CompletionBatcher {
 
 	private final OutcomeWriter outcomes;
 
+	private final RoleLiveness liveness;
+
 	/** Bounded, so that workers wait for the database rather than pile up unwritten completions. */
 	private final BlockingQueue<Pending> pending = new ArrayBlockingQueue<>(MAX_BATCH * 4);
 
@@ -61,9 +63,10 @@ final class CompletionBatcher {
 
 	private Thread flusher;
 
-	CompletionBatcher(JobStore store, OutcomeWriter outcomes) {
+	CompletionBatcher(JobStore store, OutcomeWriter outcomes, RoleLiveness liveness) {
 		this.store = store;
 		this.outcomes = outcomes;
+		this.liveness = liveness;
 	}
 
 	synchronized void start() {
@@ -115,6 +118,7 @@ final class CompletionBatcher {
 		}
 	}
 
+	/** Every later completion waits for this thread, so it survives whatever a pass throws. */
 	private void loop() {
 		List<Pending> batch = new ArrayList<>(MAX_BATCH);
 		while (running || !pending.isEmpty()) {
@@ -126,6 +130,12 @@ final class CompletionBatcher {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return;
+			}
+			catch (VirtualMachineError ex) {
+				liveness.fatal("completion batcher", ex);
+			}
+			catch (Throwable ex) {
+				log.error("jobqueue's completion batcher failed; it carries on with the next batch", ex);
 			}
 			finally {
 				batch.clear();
@@ -163,6 +173,12 @@ final class CompletionBatcher {
 			}
 			batch.forEach(p -> report(() -> p.written().failed(ex)));
 			return;
+		}
+		catch (Error ex) {
+			// Each job is told, so that none waits for a write that will not come; then the loop logs it.
+			RuntimeException failure = new IllegalStateException("Writing a batch of completions failed", ex);
+			batch.forEach(p -> report(() -> p.written().failed(failure)));
+			throw ex;
 		}
 		batch.forEach(p -> report(() -> p.written().written(!lost.contains(p.completion().lease()))));
 	}

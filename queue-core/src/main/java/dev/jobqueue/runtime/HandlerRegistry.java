@@ -13,7 +13,8 @@ import java.util.TreeSet;
 /**
  * Which handler serves which kind. Registering a kind twice fails, naming both declarations. Kinds that
  * handlers of other applications serve can be declared external, so that enqueueing them here is not
- * mistaken for a typo.
+ * mistaken for a typo; a node claims only the kinds it serves, so an external kind waits for a node
+ * that serves it.
  */
 public final class HandlerRegistry {
 
@@ -21,12 +22,16 @@ public final class HandlerRegistry {
 
 	private final Set<String> external = new LinkedHashSet<>();
 
+	/** The kinds served here, read at every claim: a copy replaced on registration, never locked to read. */
+	private volatile Set<String> served = Set.of();
+
 	public synchronized void register(JobHandlerDefinition definition) {
 		JobHandlerDefinition previous = byKind.putIfAbsent(definition.kind(), definition);
 		if (previous != null) {
 			throw new IllegalStateException("Duplicate job kind '" + definition.kind() + "': declared by "
 					+ previous.description() + " and by " + definition.description());
 		}
+		served = Set.copyOf(byKind.keySet());
 	}
 
 	/** Declares a kind that another application handles: it may be enqueued here, it never runs here. */
@@ -36,6 +41,11 @@ public final class HandlerRegistry {
 
 	public synchronized Optional<JobHandlerDefinition> handlerFor(String kind) {
 		return Optional.ofNullable(byKind.get(kind));
+	}
+
+	/** The kinds this node runs, and so the only kinds its claims ask for. */
+	public Set<String> servedKinds() {
+		return served;
 	}
 
 	/**

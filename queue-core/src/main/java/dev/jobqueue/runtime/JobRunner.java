@@ -1,13 +1,11 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
-import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
@@ -133,19 +131,18 @@ final class JobRunner {
 	/** Runs the handler; returns the outcome written, or null when the batcher writes it later. */
 	private Outcome execute(Execution execution, long start) {
 		ClaimedJob job = execution.job();
-		Optional<JobHandlerDefinition> found = handlers.handlerFor(job.kind());
-		if (found.isEmpty()) {
-			execution.finishing();
-			return fail(job, null, new NonRetryableException("no handler for kind '" + job.kind() + "'"));
-		}
-		JobHandlerDefinition handler = found.get();
+		// The claim asked only for the kinds this node serves, and a registry never forgets a kind.
+		JobHandlerDefinition handler = handlers.handlerFor(job.kind())
+			.orElseThrow(() -> new IllegalStateException("claimed job " + job.id() + " of kind '" + job.kind()
+					+ "', which this node does not serve"));
 		Object payload;
 		try {
 			payload = json.readValue(job.payload(), json.getTypeFactory().constructType(handler.payloadType()));
 		}
 		catch (JacksonException ex) {
+			// Retried, not dead: a node of a newer version, whose type binds the payload, may take it.
 			execution.finishing();
-			return fail(job, handler, new NonRetryableException("payload of job " + job.id() + " does not fit "
+			return fail(job, handler, new PayloadBindingException("payload of job " + job.id() + " does not fit "
 					+ handler.payloadType().getTypeName() + " of " + handler.description() + ": "
 					+ ex.getOriginalMessage(), ex));
 		}
@@ -213,6 +210,14 @@ final class JobRunner {
 
 		LeaseLostException() {
 			super(null, null, false, false);
+		}
+	}
+
+	/** A payload that the handler's type does not bind: retried like any failure. */
+	private static final class PayloadBindingException extends RuntimeException {
+
+		PayloadBindingException(String message, Throwable cause) {
+			super(message, cause);
 		}
 	}
 

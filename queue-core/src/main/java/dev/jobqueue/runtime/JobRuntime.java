@@ -1,12 +1,13 @@
 package dev.jobqueue.runtime;
 
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,7 +31,12 @@ public final class JobRuntime {
 
 	private static final Logger log = LoggerFactory.getLogger(JobRuntime.class);
 
+	/** The heartbeat's name in {@link #liveness()}; each poller's is {@code claim <queue>}. */
+	public static final String HEARTBEAT = "heartbeat";
+
 	private final JobStore store;
+
+	private final JobStore ownStore;
 
 	private final RuntimeSettings settings;
 
@@ -40,9 +46,12 @@ public final class JobRuntime {
 
 	private final CompletionBatcher completions;
 
+	private final HandlerRegistry handlers;
+
 	private final JobRunner runner;
 
-	private final Map<String, QueuePoller> pollers = new LinkedHashMap<>();
+	/** Written by start and stop, read by {@link #wake} on the threads of listeners and enqueues. */
+	private final Map<String, QueuePoller> pollers = new ConcurrentHashMap<>();
 
 	private final List<ExecutorService> workerPools = new ArrayList<>();
 
@@ -58,28 +67,48 @@ public final class JobRuntime {
 
 	private final List<WakeupSource> wakeupSources = new ArrayList<>();
 
+	private final RoleLiveness liveness = new RoleLiveness(Clock.systemUTC(), this::stopAfterFatalError);
+
 	private ScheduledExecutorService maintenance;
 
 	private volatile boolean running;
 
 	public JobRuntime(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions) {
+		this(store, store, handlers, json, settings, listener, transactions);
+	}
+
+	/**
+	 * @param store where handlers' own outcomes are written: the store whose connections join the handlers'
+	 * transactions
+	 * @param ownStore where the runtime's own statements go (claims, heartbeats, batched completions, reaper,
+	 * pruner, vacuum): a store on connections handlers cannot take, so that they never wait behind handlers
+	 */
+	public JobRuntime(JobStore store, JobStore ownStore, HandlerRegistry handlers, JsonMapper json,
+			RuntimeSettings settings, JobListener listener, TransactionOperations transactions) {
 		this.store = store;
+		this.ownStore = ownStore;
 		this.settings = settings;
 		this.owner = ownerName();
+		this.handlers = handlers;
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
-		this.completions = new CompletionBatcher(store, outcomes);
+		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
 				completions);
-		this.heartbeater = new Heartbeater(store, inFlight, owner, settings.lease());
-		this.reaper = new Reaper(store, listener);
-		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
-		this.vacuumer = new Vacuumer(store);
+		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
+		this.reaper = new Reaper(ownStore, listener);
+		this.pruner = new Pruner(ownStore, settings.finishedRetention(), settings.deadRetention());
+		this.vacuumer = new Vacuumer(ownStore);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */
 	public String owner() {
 		return owner;
+	}
+
+	/** When each role last succeeded, and which are overdue: the runtime's health, read by any thread. */
+	public RoleLiveness liveness() {
+		return liveness;
 	}
 
 	/** Adds a source of wakeups from other processes; started and stopped with the runtime. */
@@ -100,7 +129,8 @@ public final class JobRuntime {
 		wakeupSources.forEach(source -> source.start(this::wake));
 		// One thread per task: a long VACUUM or prune must not hold up the heartbeat.
 		maintenance = Executors.newScheduledThreadPool(4, new NamedThreads("jobqueue-maintenance"));
-		schedule(heartbeater::runOnce, "heartbeat", settings.heartbeatInterval());
+		liveness.watch(HEARTBEAT, settings.heartbeatInterval(), settings.lease());
+		schedule(heartbeater::runOnce, HEARTBEAT, settings.heartbeatInterval());
 		schedule(reaper::runOnce, "reaper", settings.reaperInterval());
 		schedule(pruner::runOnce, "pruner", settings.pruneInterval());
 		if (!settings.vacuumInterval().isZero()) {
@@ -111,7 +141,9 @@ public final class JobRuntime {
 
 	private void startQueue(String queue, int concurrency) {
 		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, owner, settings.lease(), store, runner, workers);
+		QueuePoller poller = new QueuePoller(queue, concurrency, handlers, owner, settings.lease(), ownStore, runner,
+				workers, liveness);
+		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		workerPools.add(workers);
 		pollers.put(queue, poller);
@@ -119,15 +151,26 @@ public final class JobRuntime {
 		thread.start();
 	}
 
+	/**
+	 * A task that throws is never run again by its executor, so every pass is guarded: whatever it throws
+	 * is logged and the task runs again at its next interval.
+	 */
 	private void schedule(Runnable task, String name, Duration interval) {
-		maintenance.scheduleWithFixedDelay(() -> {
-			try {
-				task.run();
-			}
-			catch (RuntimeException ex) {
-				log.warn("jobqueue {} failed; it runs again in {}", name, interval, ex);
-			}
-		}, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+		maintenance.scheduleWithFixedDelay(() -> liveness.pass(name, task, interval), interval.toMillis(),
+				interval.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Stops on a thread of its own: the role that met the error may be one that {@link #stop()} waits for.
+	 * If even that thread cannot start, the runtime at least says it is not running.
+	 */
+	private void stopAfterFatalError() {
+		try {
+			new NamedThreads("jobqueue-fatal-stop").newThread(this::stop).start();
+		}
+		catch (Throwable ex) {
+			running = false;
+		}
 	}
 
 	/** Wakes the poller of {@code queue}, if this node works it: a job may be waiting. */

@@ -12,9 +12,10 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
- * Claims jobs of one queue for as many threads as are free, in one statement, and hands them to the
- * queue's workers. Sleeps until woken (a local enqueue, a notification, a freed slot after a full
- * claim) or until the poll interval passes.
+ * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, in one
+ * statement, confirms the claim (see {@link #confirm}) and hands the jobs to the queue's workers.
+ * Sleeps until woken (a local enqueue, a notification, a freed slot after a full claim) or until the
+ * poll interval passes.
  */
 final class QueuePoller {
 
@@ -23,6 +24,8 @@ final class QueuePoller {
 	private final String queue;
 
 	private final int concurrency;
+
+	private final HandlerRegistry handlers;
 
 	private final String owner;
 
@@ -38,22 +41,34 @@ final class QueuePoller {
 
 	private final WakeSignal signal = new WakeSignal();
 
+	private final RoleLiveness liveness;
+
+	/** How many jobs the last pass claimed; read and written by the poller's thread only. */
+	private int claimed;
+
 	/** Whether the last claim took all it asked for: then more jobs are likely waiting. */
 	private volatile boolean saturated;
 
-	QueuePoller(String queue, int concurrency, String owner, Duration lease, JobStore store, JobRunner runner,
-			Executor workers) {
+	QueuePoller(String queue, int concurrency, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
+			JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
 		this.concurrency = concurrency;
+		this.handlers = handlers;
 		this.owner = owner;
 		this.lease = lease;
 		this.store = store;
 		this.runner = runner;
 		this.workers = workers;
+		this.liveness = liveness;
 	}
 
 	String queue() {
 		return queue;
+	}
+
+	/** The poller's name in {@link RoleLiveness}: its claim passes are what health watches. */
+	String role() {
+		return "claim " + queue;
 	}
 
 	/** Claims for the free threads and starts the jobs; returns how many were claimed. */
@@ -62,8 +77,10 @@ final class QueuePoller {
 		if (free <= 0) {
 			return 0;
 		}
-		List<ClaimedJob> jobs = store.claim(queue, free, owner, lease);
+		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedKinds(), free, owner, lease);
 		saturated = jobs.size() == free;
+		confirm(jobs);
 		for (ClaimedJob job : jobs) {
 			Execution execution = runner.accept(job);
 			busy.incrementAndGet();
@@ -82,21 +99,44 @@ final class QueuePoller {
 		return jobs.size();
 	}
 
-	/** Polls until the thread is interrupted. */
+	/**
+	 * Tells the database that the claim's answer arrived, before any of its handlers starts, with one
+	 * heartbeat of the whole claim. The reaper counts the attempt of a confirmed claim only: a claim whose
+	 * answer the network lost costs no attempt, while a job that brings its worker down as soon as it
+	 * starts still uses one per run. A confirmation that fails changes nothing else: the jobs run, and
+	 * their first heartbeat confirms them.
+	 */
+	private void confirm(List<ClaimedJob> jobs) {
+		if (jobs.isEmpty()) {
+			return;
+		}
+		try {
+			store.heartbeat(owner, jobs.stream().map(ClaimedJob::lease).toList(), lease);
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their first heartbeat will: {}",
+					jobs.size(), queue, ex.toString());
+		}
+	}
+
+	/** Polls until the thread is interrupted; a pass that fails, whatever it throws, is tried again. */
 	void loop(Duration pollInterval) {
 		while (!Thread.currentThread().isInterrupted()) {
-			try {
-				if (runOnce() == 0 || !saturated) {
-					signal.await(pollInterval);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (RuntimeException ex) {
-				log.warn("Claiming jobs of queue '{}' failed; trying again in {}", queue, pollInterval, ex);
+			if (!liveness.pass(role(), () -> claimed = runOnce(), pollInterval)) {
 				sleep(pollInterval);
 			}
+			else if (claimed == 0 || !saturated) {
+				await(pollInterval);
+			}
+		}
+	}
+
+	private void await(Duration pollInterval) {
+		try {
+			signal.await(pollInterval);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

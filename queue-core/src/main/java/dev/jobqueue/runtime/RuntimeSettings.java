@@ -88,6 +88,12 @@ public record RuntimeSettings(Map<String, Integer> queues, Duration pollInterval
 				maxResultLength);
 	}
 
+	public RuntimeSettings withPruneInterval(Duration pruneInterval) {
+		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
+				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,
+				maxResultLength);
+	}
+
 	public RuntimeSettings withVacuumInterval(Duration vacuumInterval) {
 		return new RuntimeSettings(queues, pollInterval, lease, heartbeatInterval, reaperInterval, pruneInterval,
 				vacuumInterval, finishedRetention, deadRetention, shutdownTimeout, retryPolicy, maxErrorLength,

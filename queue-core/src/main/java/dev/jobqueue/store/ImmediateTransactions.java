@@ -25,6 +25,9 @@ import org.sqlite.SQLiteConnectionConfig;
  * sqlite-jdbc begins the next transaction right after each commit while auto-commit is off, and an
  * immediate one there would take the write lock again for nothing until Spring turns auto-commit back
  * on (or fail the commit when another writer held the lock).
+ *
+ * <p>Closing it gives the connection's settings back to the application ({@link SqliteConnections}) before
+ * the connection returns to the pool.
  */
 final class ImmediateTransactions implements InvocationHandler {
 
@@ -32,17 +35,23 @@ final class ImmediateTransactions implements InvocationHandler {
 
 	private final SqliteWriteGate gate;
 
+	private final SqliteConnections.Borrowed borrowed;
+
+	/** Set once the connection went back: the pool may already have lent it to someone else. */
+	private boolean closed;
+
 	/** Whether the transaction under way entered the gate, which it leaves as it ends. */
 	private boolean inGate;
 
-	private ImmediateTransactions(Connection target, SqliteWriteGate gate) {
+	private ImmediateTransactions(Connection target, SqliteWriteGate gate, SqliteConnections.Borrowed borrowed) {
 		this.target = target;
 		this.gate = gate;
+		this.borrowed = borrowed;
 	}
 
-	static Connection of(Connection target, SqliteWriteGate gate) {
+	static Connection of(Connection target, SqliteWriteGate gate, SqliteConnections.Borrowed borrowed) {
 		return (Connection) Proxy.newProxyInstance(ImmediateTransactions.class.getClassLoader(),
-				new Class<?>[] { Connection.class }, new ImmediateTransactions(target, gate));
+				new Class<?>[] { Connection.class }, new ImmediateTransactions(target, gate, borrowed));
 	}
 
 	@Override
@@ -60,8 +69,10 @@ final class ImmediateTransactions implements InvocationHandler {
 					return null;
 				}
 				return endingTransaction(method, args);
-			case "commit", "close":
+			case "commit":
 				return endingTransaction(method, args);
+			case "close":
+				return closing(method, args);
 			case "rollback":
 				// A rollback to a savepoint leaves the transaction going.
 				return args == null ? endingTransaction(method, args) : invokeTarget(method, args);
@@ -77,6 +88,20 @@ final class ImmediateTransactions implements InvocationHandler {
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();
 		}
+	}
+
+	private Object closing(Method method, Object[] args) throws Throwable {
+		if (closed) {
+			return null;
+		}
+		closed = true;
+		try {
+			borrowed.giveBack();
+		}
+		finally {
+			endingTransaction(method, args);
+		}
+		return null;
 	}
 
 	/** Leaves the gate once the transaction is over: committed, rolled back, or its connection closed. */

@@ -40,14 +40,21 @@ public interface JobStore {
 	/** ready → cancelled. */
 	boolean cancel(long id);
 
-	/** dead → ready, attempts reset, due now. */
+	/**
+	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job holds
+	 * its unique key ({@link #holderOfUniqueKey}): the job then stays dead.
+	 */
 	boolean retryDead(long id);
 
+	/** The unfinished job that holds the unique key of the dead job {@code id}: why it cannot be retried. */
+	Optional<Long> holderOfUniqueKey(long id);
+
 	/**
-	 * Claims up to {@code limit} due jobs of {@code queue} in claim order (priority, run-at, id),
-	 * leasing them to {@code owner} for {@code lease}. Never hands the same job to two callers.
+	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is one of {@code kinds}, in claim
+	 * order (priority, run-at, id), leasing them to {@code owner} for {@code lease}. Jobs of other kinds
+	 * stay ready, untouched, for a node that serves them. Never hands the same job to two callers.
 	 */
-	List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease);
+	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease);
 
 	/** running → succeeded; false when the lease was lost. */
 	boolean complete(Lease lease, String resultJson);
@@ -55,10 +62,13 @@ public interface JobStore {
 	/** Completes many executions in one statement; returns the leases that were lost. */
 	Set<Lease> completeAll(Collection<Completion> completions);
 
-	/** running → ready, due after {@code delay}; false when the lease was lost. */
+	/**
+	 * running → ready, due after {@code delay}, {@code error} stored as the last error and appended to the
+	 * job's error history; false when the lease was lost.
+	 */
 	boolean retryLater(Lease lease, Duration delay, String error);
 
-	/** running → dead; false when the lease was lost. */
+	/** running → dead, {@code error} recorded as by {@link #retryLater}; false when the lease was lost. */
 	boolean fail(Lease lease, String error);
 
 	/**
@@ -74,10 +84,11 @@ public interface JobStore {
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
 
 	/**
-	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent.
-	 * An attempt counts once the worker confirmed its claim ({@link #heartbeat}); a lease that expires
-	 * unconfirmed gives its attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Safe to run
-	 * on every node at once. Returns how many were reaped.
+	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
+	 * "lease expired on (owner)" as their last error and on their error history. An attempt counts once
+	 * the worker confirmed its claim ({@link #heartbeat}); a lease that expires unconfirmed gives its
+	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Safe to run on every node at
+	 * once. Returns how many were reaped.
 	 */
 	int reapExpired(int limit);
 

@@ -46,16 +46,19 @@ final class PostgresExecution {
 		this.notify = notify;
 	}
 
-	List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
+	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
 		// One statement: pick the due rows in claim order, lock them, and mark them running.
 		// SKIP LOCKED lets concurrent pollers pass over rows another poller is claiming at this instant,
 		// so they never block each other and never pick the same row; the partial index over ready rows
-		// (queue, priority, run_at, id) serves the scan in exactly this order. The lease token grows at
+		// (queue, priority, run_at, id) serves the scan in exactly this order. Rows of kinds this node does
+		// not serve are passed over by a filter, read from the row: the index has no kind, and
+		// docs/architecture.md (Decisions) says why, with the cost measured. The lease token grows at
 		// every claim so that writes from any earlier execution are fenced off.
 		List<ClaimedJob> claimed = jdbc.sql("""
 				WITH picked AS (
 				    SELECT id FROM jobqueue_job
 				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
+				      AND kind = ANY(CAST(:kinds AS text[]))
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
@@ -71,6 +74,7 @@ final class PostgresExecution {
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.attempt, j.max_attempts, j.priority,
 				          j.lease_token, j.run_at, j.started_at""")
 			.param("queue", queue)
+			.param("kinds", kinds.toArray(String[]::new))
 			.param("limit", limit)
 			.param("owner", owner)
 			.param("leaseMillis", lease.toMillis())

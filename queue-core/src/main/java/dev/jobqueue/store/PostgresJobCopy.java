@@ -17,7 +17,7 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 /**
  * Writes new jobs without a unique key straight into {@code jobqueue_job} with {@code COPY … FROM STDIN}
  * in text format, on the connection of the transaction under way. COPY cannot evaluate expressions, so
- * each row comes with its id and run_at already known. The rows stream out in chunks of about
+ * each row comes with its id, run_at and created_at already known. The rows stream out in chunks of about
  * {@link #CHUNK_CHARS} characters, so a large batch never sits in memory as one text.
  */
 final class PostgresJobCopy {
@@ -36,7 +36,7 @@ final class PostgresJobCopy {
 	/** Copies the jobs at {@code indexes} of {@code jobs}, each with the id at the same index of {@code ids}. */
 	void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
 		String sql = """
-				COPY jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts) FROM STDIN""";
+				COPY jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, created_at) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -62,6 +62,7 @@ final class PostgresJobCopy {
 			throws SQLException {
 		StringBuilder chunk = new StringBuilder(CHUNK_CHARS + 1024);
 		RunAtText runAtText = new RunAtText(now);
+		String createdAt = now.toString();
 		for (int index : indexes) {
 			NewJob job = jobs.get(index);
 			chunk.append(ids[index].longValue()).append('\t');
@@ -71,7 +72,7 @@ final class PostgresJobCopy {
 			chunk.append('\t');
 			CopyText.appendEscaped(chunk, job.payload());
 			chunk.append("\tready\t").append(job.priority()).append('\t').append(runAtText.of(job)).append('\t')
-				.append(job.maxAttempts()).append('\n');
+				.append(job.maxAttempts()).append('\t').append(createdAt).append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
 			}
@@ -81,7 +82,7 @@ final class PostgresJobCopy {
 
 	/**
 	 * The run_at the insert statement would compute, on the same clock, as COPY text: {@code now} is the
-	 * transaction's {@code now()}; an explicit run_at is kept to the millisecond as the unnest statement
+	 * database's time the batch's ids were drawn at; an explicit run_at is kept to the millisecond as the unnest statement
 	 * keeps it. The jobs of a batch mostly share one run_at, and formatting an instant costs more than
 	 * the rest of a row, so the last text is reused while the instant is the same.
 	 */

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
@@ -40,7 +41,21 @@ public final class PostgresJobStore implements JobStore {
 	 * poll-only operation, e.g. behind PgBouncer in transaction pooling mode, where LISTEN cannot work
 	 */
 	public PostgresJobStore(DataSource dataSource, boolean notify) {
-		JdbcClient jdbc = JdbcClient.create(dataSource);
+		this(dataSource, notify, Duration.ZERO);
+	}
+
+	/**
+	 * A store whose statements give up after {@code statementTimeout} (zero: never), for the runtime's own
+	 * statements: a claim, heartbeat or completion stuck behind a lock, or a server that stopped answering,
+	 * must fail and be tried again rather than hold its thread while leases run out. Whole seconds, as JDBC
+	 * counts them; at least one. VACUUM is never timed out.
+	 */
+	public PostgresJobStore(DataSource dataSource, boolean notify, Duration statementTimeout) {
+		JdbcTemplate template = new JdbcTemplate(dataSource);
+		if (!statementTimeout.isZero()) {
+			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
+		}
+		JdbcClient jdbc = JdbcClient.create(template);
 		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
@@ -78,8 +93,13 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
-		return execution.claim(queue, limit, owner, lease);
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return maintenance.holderOfUniqueKey(id);
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+		return execution.claim(queue, kinds, limit, owner, lease);
 	}
 
 	@Override

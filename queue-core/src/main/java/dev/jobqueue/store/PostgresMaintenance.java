@@ -40,25 +40,42 @@ final class PostgresMaintenance {
 	}
 
 	boolean retryDead(long id) {
+		// NOT EXISTS leaves the job dead when an unfinished job holds its key: the update would break the
+		// unique index, and its error would abort the caller's transaction.
 		String sql = notify ? """
 				WITH retried AS (
-				    UPDATE jobqueue_job SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				    UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
 				    WHERE id = :id AND state = 'dead'
+				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+				                      WHERE holder.unique_key = j.unique_key AND holder.state IN ('ready', 'running'))
 				    RETURNING queue
 				)
 				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
-				UPDATE jobqueue_job SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+				                  WHERE holder.unique_key = j.unique_key AND holder.state IN ('ready', 'running'))
 				RETURNING queue""";
 		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
+	}
+
+	Optional<Long> holderOfUniqueKey(long id) {
+		return jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job job
+				JOIN jobqueue_job holder ON holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional();
 	}
 
 	int reapExpired(int limit) {
 		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the
 		// reaper against a completion of the same row: whichever commits first wins, and the loser's
 		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt stays
-		// counted once its worker confirmed the claim (a heartbeat), so a job that kills its worker every
-		// time still ends dead; an unconfirmed claim may never have reached a worker, so its attempt is
+		// counted once its worker confirmed the claim (a heartbeat, the first as soon as the claim's answer
+		// arrived), so a job that kills its worker every time still ends dead; an unconfirmed claim may never
+		// have reached a worker, so its attempt is
 		// given back, up to MAX_UNCONFIRMED_REAPS times per job. The expiry goes on the error history like
 		// any failure, naming the owner whose lease it was; the rows are locked by the time the message is
 		// made, so it describes the row the update changes.

@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.Consumer;
 
 import javax.sql.DataSource;
@@ -19,8 +21,13 @@ import dev.jobqueue.runtime.WakeupSource;
  * Wakes pollers when any node enqueues a job that is due now: {@code LISTEN jobqueue_ready} on one
  * connection of its own, held for the life of the runtime. The notification's payload is the queue's
  * name and nothing else. When the connection breaks (server restart, killed backend) it reconnects
- * with a growing pause; notifications sent meanwhile are lost, which costs latency only, since the
- * pollers still poll.
+ * with a growing pause. Notifications sent meanwhile are lost, so once it listens again it wakes every
+ * queue it was given: their pollers look at once instead of at their next poll.
+ *
+ * <p>A connection can also die silently (a firewall drops it, the server's host vanishes): the socket
+ * then waits for data that never comes, and no error says so. Every {@link #PROBE_INTERVAL} the
+ * listener sends a statement on it with a network timeout of {@link #PROBE_TIMEOUT}; a probe without
+ * an answer counts as a broken connection. Whatever the listener meets, it logs and carries on.
  *
  * <p>Not for PgBouncer in transaction pooling mode, where a LISTEN does not stay on one server
  * connection: use {@link PostgresJobStore#PostgresJobStore(DataSource, boolean) a store that does
@@ -36,15 +43,26 @@ public final class PostgresNotificationListener implements WakeupSource {
 
 	private static final Duration MAX_PAUSE = Duration.ofSeconds(5);
 
+	/** How often the listening connection is checked: a silently dropped one is found within this plus the timeout. */
+	static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
+
+	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+
 	private final DataSource dataSource;
+
+	private final List<String> queues;
 
 	private volatile boolean running;
 
 	private Thread thread;
 
-	/** @param dataSource where the listening connection comes from; it keeps one for as long as it runs */
-	public PostgresNotificationListener(DataSource dataSource) {
+	/**
+	 * @param dataSource where the listening connection comes from; it keeps one for as long as it runs
+	 * @param queues the queues to wake after a reconnect, those the runtime works
+	 */
+	public PostgresNotificationListener(DataSource dataSource, Collection<String> queues) {
 		this.dataSource = dataSource;
+		this.queues = List.copyOf(queues);
 	}
 
 	@Override
@@ -81,7 +99,8 @@ public final class PostgresNotificationListener implements WakeupSource {
 				broken = false;
 				pause = FIRST_PAUSE;
 			}
-			catch (SQLException | RuntimeException ex) {
+			catch (Throwable ex) {
+				// Anything, an Error included: without this thread the queues fall back to polling for good.
 				if (!running) {
 					return;
 				}
@@ -102,9 +121,10 @@ public final class PostgresNotificationListener implements WakeupSource {
 			try {
 				PGConnection pg = subscribe(connection);
 				if (recovering) {
-					log.info("jobqueue is listening for notifications again");
+					log.info("jobqueue is listening for notifications again; waking every queue for those missed");
+					queues.forEach(wake);
 				}
-				receive(pg, wake);
+				receive(connection, pg, wake);
 				unsubscribe(connection);
 			}
 			catch (SQLException ex) {
@@ -128,12 +148,22 @@ public final class PostgresNotificationListener implements WakeupSource {
 		}
 	}
 
+	/**
+	 * The network timeout bounds every statement on this connection, the probes included; the driver's wait
+	 * for notifications sets its own shorter one and puts this one back.
+	 */
 	private static PGConnection subscribe(Connection connection) throws SQLException {
 		connection.setAutoCommit(true);
+		connection.setNetworkTimeout(Runnable::run, (int) PROBE_TIMEOUT.toMillis());
+		listen(connection);
+		return connection.unwrap(PGConnection.class);
+	}
+
+	/** Also the probe: it needs an answer from the server, changes nothing, and keeps the backend's query text. */
+	private static void listen(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN jobqueue_ready");
 		}
-		return connection.unwrap(PGConnection.class);
 	}
 
 	/** The connection goes back to its pool: it must not keep collecting notifications there. */
@@ -143,9 +173,14 @@ public final class PostgresNotificationListener implements WakeupSource {
 		}
 	}
 
-	private void receive(PGConnection pg, Consumer<String> wake) throws SQLException {
+	private void receive(Connection connection, PGConnection pg, Consumer<String> wake) throws SQLException {
+		long nextProbe = System.nanoTime() + PROBE_INTERVAL.toNanos();
 		while (running) {
-			// Blocks on the socket for up to WAIT; a broken connection throws here.
+			if (System.nanoTime() - nextProbe >= 0) {
+				listen(connection);
+				nextProbe = System.nanoTime() + PROBE_INTERVAL.toNanos();
+			}
+			// Blocks on the socket for up to WAIT; a connection closed by the server throws here.
 			PGNotification[] notifications = pg.getNotifications((int) WAIT.toMillis());
 			if (notifications != null) {
 				for (PGNotification notification : notifications) {

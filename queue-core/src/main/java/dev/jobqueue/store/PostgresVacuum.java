@@ -99,6 +99,9 @@ final class PostgresVacuum {
 		try (Connection connection = dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			connection.setAutoCommit(true);
+			// A VACUUM of a large table may take minutes; the runtime's pool may carry a socket timeout sized
+			// for its short statements. The pool puts the connection's own timeout back when it is returned.
+			connection.setNetworkTimeout(Runnable::run, 0);
 			try (Statement statement = connection.createStatement()) {
 				statement.execute(VACUUM);
 				return !skipped(statement.getWarnings());

@@ -82,7 +82,8 @@ public final class SqliteChangeWatcher implements WakeupSource {
 			try (Connection connection = dataSource.getConnection()) {
 				watch(connection, wake);
 			}
-			catch (SQLException | RuntimeException ex) {
+			catch (Throwable ex) {
+				// Anything, an Error included: without this thread other processes' jobs wait for the poll.
 				if (!Thread.currentThread().isInterrupted()) {
 					log.warn("Watching the SQLite database for other processes' jobs failed; again in {}",
 							RECONNECT_DELAY, ex);

@@ -10,20 +10,24 @@ import java.util.WeakHashMap;
 
 import javax.sql.DataSource;
 
+import org.springframework.transaction.support.TransactionOperations;
+
 /**
  * How the queue uses a SQLite {@code DataSource}, whatever the application configured on it:
  * <ul>
  * <li>the database is switched to WAL once, at startup (the mode is stored in the file, so every
  * process then uses it), so that readers never wait for the writer; a database that cannot be in WAL
  * mode (in memory, read-only) fails at startup saying so;</li>
- * <li>every connection the queue takes waits up to {@link #BUSY_TIMEOUT} for the write lock and
- * commits with {@code synchronous=NORMAL} (see {@link SqliteConnections});</li>
- * <li>every transaction the queue begins is {@code BEGIN IMMEDIATE}: it takes the write lock at its
- * start, while waiting can still help (see {@link ImmediateTransactions});</li>
+ * <li>while the queue holds a connection, it waits up to {@link #BUSY_TIMEOUT} for the write lock and
+ * commits with {@code synchronous=NORMAL}; it goes back to the pool with the application's settings
+ * (see {@link SqliteConnections});</li>
+ * <li>every transaction the queue begins for itself is {@code BEGIN IMMEDIATE}: it takes the write lock
+ * at its start, while waiting can still help (see {@link ImmediateTransactions});</li>
  * <li>the queue's writers in this process line up for the write lock ({@link SqliteWriteGate}).</li>
  * </ul>
  * Statements that join a transaction the application began on its own {@code DataSource} (an enqueue
- * inside {@code @Transactional}) run on the application's connection, with the application's settings.
+ * inside {@code @Transactional}) run on the application's connection, with the application's settings;
+ * so do transactional handlers, whose transactions are the application's ({@link #forHandlers}).
  */
 public final class SqliteDataSources {
 
@@ -44,6 +48,16 @@ public final class SqliteDataSources {
 	 */
 	public static DataSource forQueue(DataSource dataSource) {
 		return queueView(dataSource);
+	}
+
+	/**
+	 * The transactions transactional handlers run in, from {@code transactions} begun on the application's
+	 * own {@code DataSource} (so its repositories join them): deferred, holding the write lock only from the
+	 * handler's first write, and run again from the start when SQLite refuses that write (see
+	 * {@link SqliteHandlerTransactions}).
+	 */
+	public static TransactionOperations forHandlers(TransactionOperations transactions) {
+		return new SqliteHandlerTransactions(transactions);
 	}
 
 	static SqliteQueueDataSource queueView(DataSource dataSource) {

@@ -7,7 +7,6 @@ import java.util.Optional;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionOperations;
 
 /** Enqueue statements on SQLite. */
 final class SqliteEnqueue {
@@ -16,9 +15,9 @@ final class SqliteEnqueue {
 
 	private final SqliteStatements statements;
 
-	private final TransactionOperations transactions;
+	private final BatchTransactions transactions;
 
-	SqliteEnqueue(JdbcClient jdbc, SqliteStatements statements, TransactionOperations transactions) {
+	SqliteEnqueue(JdbcClient jdbc, SqliteStatements statements, BatchTransactions transactions) {
 		this.jdbc = jdbc;
 		this.statements = statements;
 		this.transactions = transactions;
@@ -52,15 +51,16 @@ final class SqliteEnqueue {
 	}
 
 	/**
-	 * One insert per job, in one transaction (the caller's, or an immediate one of our own). SQLite runs
-	 * in this process, so a statement costs microseconds, not a round trip: what a batch must save is
-	 * commits, and one transaction makes it one commit. Ids come back in input order by construction.
+	 * One insert per job, all or nothing through {@link BatchTransactions}: a savepoint in the caller's
+	 * transaction, else an immediate transaction of our own. SQLite runs in this process, so a statement
+	 * costs microseconds, not a round trip: what a batch must save is commits, and one transaction makes
+	 * it one commit. Ids come back in input order by construction.
 	 */
 	List<Long> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		return transactions.execute(status -> {
+		return transactions.run(() -> {
 			List<Long> ids = new ArrayList<>(jobs.size());
 			jobs.forEach(job -> ids.add(enqueue(job)));
 			return ids;

@@ -10,8 +10,6 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
@@ -40,7 +38,7 @@ public final class SqliteJobStore implements JobStore {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
-		this.enqueue = new SqliteEnqueue(jdbc, statements, new TransactionTemplate(new JdbcTransactionManager(queue)));
+		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
 	}
@@ -80,16 +78,31 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean retryDead(long id) {
+		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
 		return statements.write("retry dead", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    finished_at = NULL
-				WHERE id = :id AND state = 'dead'""").param("id", id).update()) == 1;
+				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
+				                  WHERE holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.state IN ('ready', 'running'))""").param("id", id).update()) == 1;
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, int limit, String owner, Duration lease) {
-		return leases.claim(queue, limit, owner, lease);
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return statements.read("holder of unique key", () -> jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job AS job
+				JOIN jobqueue_job AS holder ON holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional());
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+		return leases.claim(queue, kinds, limit, owner, lease);
 	}
 
 	@Override

@@ -9,9 +9,9 @@ import org.springframework.core.InfrastructureProxy;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * The application's SQLite {@code DataSource} as the queue uses it: each connection prepared by
- * {@link SqliteConnections}, and its transactions begun {@code IMMEDIATE} once through the process's
- * {@link SqliteWriteGate}.
+ * The application's SQLite {@code DataSource} as the queue uses it: each connection set up by
+ * {@link SqliteConnections} while the queue holds it, and its transactions begun {@code IMMEDIATE} once
+ * through the process's {@link SqliteWriteGate}.
  *
  * <p>As an {@link InfrastructureProxy} it is the same transactional resource as the {@code DataSource}
  * it wraps: a transaction the application began there is found from here (an enqueue joins it, as the
@@ -42,14 +42,15 @@ final class SqliteQueueDataSource extends DelegatingDataSource implements Infras
 	}
 
 	private Connection prepared(Connection connection) throws SQLException {
+		SqliteConnections.Borrowed borrowed;
 		try {
-			SqliteConnections.prepare(connection);
+			borrowed = SqliteConnections.borrow(connection);
 		}
 		catch (SQLException | RuntimeException ex) {
 			connection.close();
 			throw ex;
 		}
-		return ImmediateTransactions.of(connection, gate);
+		return ImmediateTransactions.of(connection, gate, borrowed);
 	}
 
 	@Override

@@ -47,6 +47,11 @@ final class SqliteRows {
 				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")));
 	}
 
+	/** {@code ["kind", …]}. */
+	static String kindsJson(Collection<String> kinds) {
+		return JSON.writeValueAsString(kinds);
+	}
+
 	/** {@code [[id, token], …]}. */
 	static String leasesJson(Collection<Lease> leases) {
 		return JSON.writeValueAsString(leases.stream().map(l -> List.of(l.jobId(), l.token())).toList());

@@ -11,9 +11,12 @@ import java.util.function.Supplier;
  * wait without polling, in order (a heartbeat is not starved by a stream of completions), and only the
  * head of the line competes with other processes for the lock.
  *
+ * <p>Transactional handlers do not pass the gate (their transactions are the application's, see
+ * {@link SqliteHandlerTransactions}): a heartbeat never lines up behind a handler at work, only behind the
+ * queue's own short writes.
+ *
  * <p>The gate never deadlocks: a writer that waited {@link SqliteDataSources#BUSY_TIMEOUT} goes on
- * without it (a transactional handler that opens a second transaction of the queue's while holding the
- * first, say) and is left to SQLite's own lock and busy handler, which is correct, only less orderly.
+ * without it and is left to SQLite's own lock and busy handler, which is correct, only less orderly.
  */
 final class SqliteWriteGate {
 

@@ -33,6 +33,9 @@ public abstract class ClaimContractTest {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
+	/** The kinds the claims ask for: every job here is a greeting. */
+	private static final Set<String> KINDS = Set.of("greet");
+
 	private QueueFixture fixture;
 
 	private JobStore store;
@@ -58,7 +61,7 @@ public abstract class ClaimContractTest {
 	void enqueueClaimCompleteEndsSucceededWithTheResult() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 
-		List<ClaimedJob> claimed = store.claim("default", 10, "worker-1", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 10, "worker-1", LEASE);
 
 		assertThat(claimed).singleElement().satisfies(job -> {
 			assertThat(job.id()).isEqualTo(id);
@@ -87,7 +90,7 @@ public abstract class ClaimContractTest {
 		long sameTimeFirst = enqueue("same-1", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 		long sameTimeSecond = enqueue("same-2", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 
-		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", 1, "w", LEASE))
+		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", KINDS, 1, "w", LEASE))
 			.limit(5)
 			.map(jobs -> jobs.get(0).id())
 			.toList();
@@ -101,7 +104,7 @@ public abstract class ClaimContractTest {
 		long high = enqueue("high", EnqueueOptions.defaults().priority(0));
 		enqueue("other", EnqueueOptions.defaults().priority(9));
 
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(high, low);
 	}
@@ -111,21 +114,21 @@ public abstract class ClaimContractTest {
 		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));
 
-		assertThat(store.claim("default", 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
+		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
 	}
 
 	@Test
 	void claimsOnlyFromTheQueueAsked() {
 		enqueue("mail", EnqueueOptions.defaults().queue("mail"));
 
-		assertThat(store.claim("default", 10, "w", LEASE)).isEmpty();
-		assertThat(store.claim("mail", 10, "w", LEASE)).hasSize(1);
+		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).isEmpty();
+		assertThat(store.claim("mail", KINDS, 10, "w", LEASE)).hasSize(1);
 	}
 
 	@Test
 	void aRetriedJobWaitsForItsBackoffAndKeepsTheError() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 
 		assertThat(store.retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
 
@@ -133,17 +136,17 @@ public abstract class ClaimContractTest {
 		assertThat(retried.state()).isEqualTo(JobState.ready);
 		assertThat(retried.lastError()).isEqualTo("boom");
 		assertThat(retried.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
-		assertThat(store.claim("default", 1, "w", LEASE)).isEmpty();
+		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).isEmpty();
 	}
 
 	@Test
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", 1, "stale", LEASE).get(0);
+		ClaimedJob stale = store.claim("default", KINDS, 1, "stale", LEASE).get(0);
 		store.heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 		assertThat(store.reapExpired(10)).isEqualTo(1);
-		ClaimedJob fresh = store.claim("default", 1, "fresh", LEASE).get(0);
+		ClaimedJob fresh = store.claim("default", KINDS, 1, "fresh", LEASE).get(0);
 		assertThat(fresh.lease().token()).isGreaterThan(stale.lease().token());
 
 		assertThat(store.complete(stale.lease(), null)).isFalse();
@@ -163,7 +166,7 @@ public abstract class ClaimContractTest {
 	@RepeatedTest(100)
 	void aCompletionRacingTheReaperIsNeverUndone() throws Exception {
 		long id = enqueue("race", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		CyclicBarrier start = new CyclicBarrier(2);
 		ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -198,7 +201,7 @@ public abstract class ClaimContractTest {
 	void completeAllWritesEveryHeldLeaseInOneCall() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 
 		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
 
@@ -209,7 +212,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
 		store.enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
 		assertThat(store.complete(claimed.get(0).lease(), null)).isTrue();
 
 		assertThat(store.countUnfinishedByQueue()).isEqualTo(Map.of(
@@ -224,10 +227,10 @@ public abstract class ClaimContractTest {
 	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
 		long first = enqueue("a", EnqueueOptions.defaults());
 		long second = enqueue("b", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		assertThat(store.reapExpired(10)).isEqualTo(1);
-		List<ClaimedJob> current = store.claim("default", 2, "w", LEASE);
+		List<ClaimedJob> current = store.claim("default", KINDS, 2, "w", LEASE);
 		ClaimedJob again = current.stream().filter(j -> j.id() == stale.id()).findFirst().orElseThrow();
 		ClaimedJob other = current.stream().filter(j -> j.id() != stale.id()).findFirst().orElseThrow();
 
@@ -250,7 +253,7 @@ public abstract class ClaimContractTest {
 				fixture.queue().enqueueAll(java.util.stream.IntStream.range(0, 200)
 					.mapToObj(i -> new dev.jobqueue.JobQueue.NewJobRequest("greet", new Greeting("n", i)))
 					.toList());
-				List<ClaimedJob> claimed = store.claim("default", 200, "w", LEASE);
+				List<ClaimedJob> claimed = store.claim("default", KINDS, 200, "w", LEASE);
 				List<Completion> completions = claimed.stream().map(j -> new Completion(j.lease(), null)).toList();
 				List<Lease> descending = claimed.stream().map(ClaimedJob::lease)
 					.sorted(java.util.Comparator.comparingLong(Lease::jobId).reversed())
@@ -278,7 +281,7 @@ public abstract class ClaimContractTest {
 	void theHeartbeatExtendsHeldLeasesOnly() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", 2, "w", Duration.ofSeconds(2));
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", Duration.ofSeconds(2));
 		Instant before = fixture.job(claimed.get(0).id()).leaseExpiresAt();
 
 		Set<Lease> held = store.heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
@@ -292,8 +295,8 @@ public abstract class ClaimContractTest {
 	void theReaperLeavesLiveLeasesAloneAndKillsJobsWithNoAttemptsLeft() {
 		long live = enqueue("live", EnqueueOptions.defaults());
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
-		store.claim("default", 1, "w", LEASE);
-		ClaimedJob dying = store.claim("default", 1, "w", LEASE).get(0);
+		store.claim("default", KINDS, 1, "w", LEASE);
+		ClaimedJob dying = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 		store.heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
@@ -308,7 +311,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aClaimItsWorkerNeverConfirmedGetsItsAttemptBackWhenReaped() {
 		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
-		store.claim("default", 1, "w", Duration.ofMillis(1));
+		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
 		assertThat(store.reapExpired(10)).isEqualTo(1);
@@ -317,14 +320,14 @@ public abstract class ClaimContractTest {
 		assertThat(job.state()).isEqualTo(JobState.ready);
 		assertThat(job.attempt()).isZero();
 		assertThat(job.lastError()).contains("before its worker confirmed the claim");
-		assertThat(store.claim("default", 1, "w", LEASE)).singleElement()
+		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).singleElement()
 			.satisfies(again -> assertThat(again.attempt()).isEqualTo(1));
 	}
 
 	@Test
 	void aClaimConfirmedByAHeartbeatStaysCountedWhenReaped() {
 		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", 1, "w", LEASE).get(0);
+		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 		assertThat(store.heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
 		awaitLeaseExpiry();
 
@@ -340,12 +343,12 @@ public abstract class ClaimContractTest {
 	void theReaperGivesBackUnconfirmedAttemptsOnlySoOftenThenCountsThem() {
 		long id = enqueue("kills its worker at once", EnqueueOptions.defaults().maxAttempts(1));
 		for (int reap = 1; reap <= JobStore.MAX_UNCONFIRMED_REAPS; reap++) {
-			store.claim("default", 1, "w", Duration.ofMillis(1));
+			store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 			awaitLeaseExpiry();
 			assertThat(store.reapExpired(10)).isEqualTo(1);
 			assertThat(fixture.state(id)).as("after unconfirmed reap %d", reap).isEqualTo(JobState.ready);
 		}
-		store.claim("default", 1, "w", Duration.ofMillis(1));
+		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
 		assertThat(store.reapExpired(10)).isEqualTo(1);
@@ -356,18 +359,18 @@ public abstract class ClaimContractTest {
 	@Test
 	void aReleasedJobIsReadyAtOnceWithItsAttemptGivenBack() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
 
 		assertThat(store.release(job.lease())).isTrue();
 
 		assertThat(fixture.job(id).attempt()).isZero();
-		assertThat(store.claim("default", 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(store.claim("default", KINDS, 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
 	}
 
 	@Test
 	void aDeadJobCanBeRetriedByAnOperator() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "broken");
+		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");
 
 		assertThat(fixture.queue().retry(id)).isTrue();
 
@@ -379,12 +382,12 @@ public abstract class ClaimContractTest {
 	@Test
 	void thePrunerDeletesOnlyFinishedJobsPastTheirRetention() {
 		long succeeded = enqueue("done", EnqueueOptions.defaults());
-		store.complete(store.claim("default", 1, "w", LEASE).get(0).lease(), null);
+		store.complete(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), null);
 		long dead = enqueue("dead", EnqueueOptions.defaults());
-		store.fail(store.claim("default", 1, "w", LEASE).get(0).lease(), "x");
+		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
 		long ready = enqueue("ready", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long running = enqueue("running", EnqueueOptions.defaults());
-		store.claim("default", 1, "w", LEASE);
+		store.claim("default", KINDS, 1, "w", LEASE);
 
 		assertThat(store.prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
 		assertThat(store.prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);

@@ -132,7 +132,11 @@ public abstract class OutcomeContractTest {
 
 		Job dead = fixture.job(exploded);
 		assertThat(dead.attempt()).isEqualTo(1);
-		assertThat(dead.lastError()).contains(thrown).contains("\tat ");
+		assertThat(dead.lastError()).contains(thrown);
+		if (!thrown.equals("OutOfMemoryError")) {
+			// Once its few preallocated ones are used, the JVM throws OutOfMemoryErrors without a trace.
+			assertThat(dead.lastError()).contains("\tat ");
+		}
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(after)).isEqualTo(JobState.succeeded));
 		assertThat(threads.get("after")).isSameAs(threads.get("explode"));
 	}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +48,7 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void aBatchedCompletionCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
-		List<ClaimedJob> claimed = store.claim("default", 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claim("default", Set.of("greet"), 2, "owner", Duration.ofMinutes(1));
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(settingInsideTransactionOf(
 				s -> s.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
@@ -71,7 +72,7 @@ class PostgresAsyncCommitTest {
 	}
 
 	private void claimOne(JobStore s) {
-		assertThat(s.claim("default", 1, "owner", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(s.claim("default", Set.of("greet"), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
 	}
 
 	private String synchronousCommit() {

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import javax.sql.DataSource;
+
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -35,6 +38,7 @@ import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PostgresJobStore;
 import dev.jobqueue.store.PostgresNotificationListener;
 import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.PostgresTestDatabase;
 import dev.jobqueue.support.QueueFixture;
@@ -49,6 +53,8 @@ class PostgresNotificationTest {
 
 	/** Well under the poll interval, and generous for a 2-core machine busy with other builds. */
 	private static final Duration QUICK = Duration.ofSeconds(5);
+
+	private static final List<String> QUEUES = List.of(RuntimeSettings.DEFAULT_QUEUE);
 
 	private static PostgresTestDatabase database;
 
@@ -125,6 +131,50 @@ class PostgresNotificationTest {
 		}
 	}
 
+	/**
+	 * The job is enqueued without a notification, as one sent while the listener was away would be lost: only
+	 * the wake-up that follows the reconnect can start it before the next poll, a minute away.
+	 */
+	@Test
+	void afterAReconnectEveryQueueIsWokenForTheNotificationsMissedMeanwhile() {
+		int first = startListeningRuntime();
+		long id = new PostgresJobStore(otherNode, false).enqueue(job());
+		long enqueued = System.nanoTime();
+
+		fixture.jdbc().sql("SELECT pg_terminate_backend(:pid)").param("pid", first).query(Boolean.class).single();
+
+		await().atMost(QUICK).until(() -> startedAt.containsKey(id));
+		assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
+	}
+
+	@Test
+	void theListenerSurvivesAnErrorAndListensAfterIt() {
+		List<Integer> earlier = listenerPids();
+		JobRuntime runtime = fixture.startRuntime(SLOW_POLL, new CountingListener());
+		runtime.addWakeupSource(new PostgresNotificationListener(failingOnce(database.dataSource()), QUEUES));
+		awaitListenerOtherThan(earlier);
+
+		long enqueued = System.nanoTime();
+		long id = new PostgresJobStore(otherNode).enqueue(job());
+
+		await().atMost(QUICK).until(() -> startedAt.containsKey(id));
+		assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
+	}
+
+	/** Its first connection throws an {@code Error}; the later ones are the database's own. */
+	private static DataSource failingOnce(DataSource dataSource) {
+		AtomicInteger failures = new AtomicInteger(1);
+		return new DelegatingDataSource(dataSource) {
+			@Override
+			public Connection getConnection() throws SQLException {
+				if (failures.getAndDecrement() > 0) {
+					throw new FaultInjectingStore.InjectedError("getConnection");
+				}
+				return super.getConnection();
+			}
+		};
+	}
+
 	@Test
 	void aTransactionEnqueueingManyJobsOfAQueueSendsOneNotification() throws SQLException {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
@@ -157,7 +207,7 @@ class PostgresNotificationTest {
 	private int startListeningRuntime() {
 		List<Integer> earlier = listenerPids();
 		JobRuntime runtime = fixture.startRuntime(SLOW_POLL, new CountingListener());
-		runtime.addWakeupSource(new PostgresNotificationListener(database.dataSource()));
+		runtime.addWakeupSource(new PostgresNotificationListener(database.dataSource(), QUEUES));
 		return awaitListenerOtherThan(earlier);
 	}
 

@@ -2,8 +2,10 @@ package dev.jobqueue.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -47,11 +49,13 @@ public abstract class CompletionBatcherContractTest {
 		for (int i = 0; i < 7; i++) {
 			fixture.queue().enqueue("greet", new Greeting("n", i));
 		}
-		List<ClaimedJob> claimed = store.claim("default", 7, "w", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claim("default", Set.of("greet"), 7, "w", Duration.ofMinutes(5));
 		ClaimedJob guilty = claimed.get(4);
 		// Not JSON at all: every database refuses it (invalid jsonb; SQLite's json_valid check).
 		Map<Long, String> reports = new ConcurrentHashMap<>();
-		CompletionBatcher batcher = new CompletionBatcher(store, new OutcomeWriter(Duration.ofSeconds(5)));
+		CompletionBatcher batcher = new CompletionBatcher(store, new OutcomeWriter(Duration.ofSeconds(5)),
+				new RoleLiveness(Clock.systemUTC(), () -> {
+				}));
 		claimed.forEach(job -> batcher.submit(
 				new Completion(job.lease(), job == guilty ? "{not json" : "\"ok " + job.id() + "\""),
 				report(job.id(), reports)));

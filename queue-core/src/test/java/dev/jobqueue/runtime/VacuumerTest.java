@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -37,7 +38,8 @@ class VacuumerTest {
 
 	@BeforeAll
 	static void openDatabase() {
-		database = new PostgresTestDatabase(2);
+		// Three: the schema migration holds an advisory lock on one connection while Flyway uses two more.
+		database = new PostgresTestDatabase(3);
 		connection = new SingleConnectionDataSource(database.jdbcUrl(), true);
 		store = new PostgresJobStore(connection);
 	}
@@ -92,7 +94,8 @@ class VacuumerTest {
 	private void runJobs(int count) {
 		NewJob job = new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 0, null, Duration.ZERO, 3, null);
 		store.enqueueAll(IntStream.range(0, count).mapToObj(i -> job).toList());
-		List<ClaimedJob> claimed = store.claim(RuntimeSettings.DEFAULT_QUEUE, count, "test", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claim(RuntimeSettings.DEFAULT_QUEUE, Set.of("work"), count, "test",
+				Duration.ofMinutes(1));
 		assertThat(claimed).hasSize(count);
 		assertThat(store.completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
 		flushStatistics();

@@ -3,19 +3,26 @@ package dev.jobqueue.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
 
@@ -61,6 +68,31 @@ class SqliteChangeWatcherTest {
 
 		await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(woken).contains("mail"));
 		assertThat(woken).doesNotContain("default");
+	}
+
+	@Test
+	void aWatcherThatMeetsAnErrorWatchesOnAfterIt() throws SQLException {
+		AtomicInteger failures = new AtomicInteger(1);
+		DataSource failingOnce = new DelegatingDataSource(database.dataSource()) {
+			@Override
+			public Connection getConnection() throws SQLException {
+				if (failures.getAndDecrement() > 0) {
+					throw new FaultInjectingStore.InjectedError("getConnection");
+				}
+				return super.getConnection();
+			}
+		};
+		List<String> wokenAfterError = new CopyOnWriteArrayList<>();
+		SqliteChangeWatcher survivor = new SqliteChangeWatcher(failingOnce, List.of("mail"), Duration.ofMillis(5));
+		survivor.start(wokenAfterError::add);
+		try {
+			fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().queue("mail"));
+
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(wokenAfterError).contains("mail"));
+		}
+		finally {
+			survivor.stop();
+		}
 	}
 
 	@Test

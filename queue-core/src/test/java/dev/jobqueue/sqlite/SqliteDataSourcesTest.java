@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -18,7 +21,15 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
+import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.SqliteDataSources;
 
 /** What the queue makes of a SQLite DataSource the application configured its own way. */
@@ -57,6 +68,30 @@ class SqliteDataSourcesTest {
 		DataSource queue = SqliteDataSources.forQueue(file());
 
 		assertThat(pragma(queue, "synchronous")).isEqualTo("1");
+	}
+
+	@Test
+	void theApplicationsConnectionsKeepTheirDurabilityAndBusyTimeoutAfterTheQueueRanOnThem() throws SQLException {
+		// One pooled connection: every statement of the queue below runs on the one the application gets back.
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl("jdbc:sqlite:" + directory.resolve("app.db") + "?busy_timeout=4321");
+		config.setMaximumPoolSize(1);
+		try (HikariDataSource application = new HikariDataSource(config)) {
+			JobStore store = JobStores.forDataSource(application);
+			JobSchema.migrate(application, store.vendor());
+
+			store.enqueue(new NewJob("default", "work", "{}", 0, null, Duration.ZERO, 3, null));
+			store.enqueueAll(List.of(new NewJob("default", "work", "{}", 0, null, Duration.ZERO, 3, null)));
+			List<ClaimedJob> claimed = store.claim("default", Set.of("work"), 2, "worker", Duration.ofMinutes(1));
+			store.heartbeat("worker", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofMinutes(1));
+			store.complete(claimed.get(0).lease(), null);
+			store.completeAll(List.of(new Completion(claimed.get(1).lease(), null)));
+			store.reapExpired(10);
+
+			assertThat(List.of(pragma(application, "synchronous"), pragma(application, "busy_timeout")))
+				.as("synchronous (2 = FULL) and busy_timeout of the application's connection")
+				.containsExactly("2", "4321");
+		}
 	}
 
 	@Test

@@ -87,7 +87,22 @@ public final class PostgresTestDatabase implements TestDatabase {
 
 	@Override
 	public void reset() {
-		JdbcClient.create(dataSource).sql("TRUNCATE jobqueue_job").update();
+		JdbcClient jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison ON jobqueue_job").update();
+		jdbc.sql("TRUNCATE jobqueue_job").update();
+	}
+
+	@Override
+	public void refusePoison() {
+		JdbcClient jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("""
+				CREATE OR REPLACE FUNCTION jobqueue_test_refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+				BEGIN
+				    RAISE EXCEPTION 'job of kind poison refused by a test trigger' USING ERRCODE = 'check_violation';
+				END $$""").update();
+		jdbc.sql("""
+				CREATE TRIGGER jobqueue_test_refuse_poison BEFORE INSERT ON jobqueue_job
+				FOR EACH ROW WHEN (NEW.kind = 'poison') EXECUTE FUNCTION jobqueue_test_refuse_poison()""").update();
 	}
 
 	@Override

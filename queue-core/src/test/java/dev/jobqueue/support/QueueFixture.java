@@ -78,11 +78,17 @@ public final class QueueFixture implements AutoCloseable {
 		handle(kind, payloadType, null, false, function);
 	}
 
-	@SuppressWarnings("unchecked")
 	public <T> void handle(String kind, Class<T> payloadType, RetryPolicy policy, boolean transactional,
 			JobHandlerFunction<T> function) {
-		handlers.register(new JobHandlerDefinition(kind, RuntimeSettings.DEFAULT_QUEUE, payloadType, policy,
-				transactional, (JobHandlerFunction<Object>) function, "test handler of " + kind));
+		handlers.register(definition(kind, payloadType, policy, transactional, function));
+	}
+
+	/** A handler for a registry of its own, as another node (another version of the application) has. */
+	@SuppressWarnings("unchecked")
+	public static <T> JobHandlerDefinition definition(String kind, Class<T> payloadType, RetryPolicy policy,
+			boolean transactional, JobHandlerFunction<T> function) {
+		return new JobHandlerDefinition(kind, RuntimeSettings.DEFAULT_QUEUE, payloadType, policy, transactional,
+				(JobHandlerFunction<Object>) function, "test handler of " + kind);
 	}
 
 	public void declareExternal(String kind) {
@@ -90,7 +96,12 @@ public final class QueueFixture implements AutoCloseable {
 	}
 
 	public JobRuntime startRuntime(RuntimeSettings settings, CountingListener listener) {
-		JobRuntime runtime = new JobRuntime(database.store(), handlers, JSON, settings, listener, transactions());
+		return startRuntime(handlers, settings, listener);
+	}
+
+	/** Starts a runtime that serves the kinds of {@code nodeHandlers}, not the fixture's. */
+	public JobRuntime startRuntime(HandlerRegistry nodeHandlers, RuntimeSettings settings, CountingListener listener) {
+		JobRuntime runtime = new JobRuntime(database.store(), nodeHandlers, JSON, settings, listener, transactions());
 		runtimes.add(runtime);
 		runtime.start();
 		return runtime;

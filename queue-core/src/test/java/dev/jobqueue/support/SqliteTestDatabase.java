@@ -71,13 +71,27 @@ public final class SqliteTestDatabase implements TestDatabase {
 
 	@Override
 	public void reset() {
-		JdbcClient.create(dataSource).sql("DELETE FROM jobqueue_job").update();
+		JdbcClient jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison").update();
+		jdbc.sql("DELETE FROM jobqueue_job").update();
 	}
 
-	/** Other JVMs wait for the write lock as long as the queue's own connections do. */
+	@Override
+	public void refusePoison() {
+		JdbcClient.create(dataSource).sql("""
+				CREATE TRIGGER jobqueue_test_refuse_poison BEFORE INSERT ON jobqueue_job
+				WHEN NEW.kind = 'poison'
+				BEGIN SELECT RAISE(ABORT, 'job of kind poison refused by a test trigger'); END""").update();
+	}
+
+	/**
+	 * Other JVMs wait for the write lock as long as the queue's own connections do, and their handlers'
+	 * own commits are as durable as the queue's ({@code synchronous=NORMAL}), which the queue no longer
+	 * sets on the application's connections: the tests measure the queue, not the disk's syncs.
+	 */
 	@Override
 	public String jdbcUrl() {
-		return "jdbc:sqlite:" + file + "?busy_timeout=5000";
+		return "jdbc:sqlite:" + file + "?busy_timeout=5000&synchronous=NORMAL";
 	}
 
 	@Override

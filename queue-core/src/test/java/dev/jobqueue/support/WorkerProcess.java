@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -19,11 +20,14 @@ import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.JobStores;
 import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.store.SqliteDataSources;
 
 /**
  * A worker JVM for the multi-process tests: runs the {@code work} kind, which records when each
- * execution starts and ends in {@code test_execution}, sleeping {@code count} milliseconds between.
- * Arguments: JDBC URL, worker name, lease in milliseconds.
+ * execution starts and ends in {@code test_execution}, sleeping {@code count} milliseconds between; and
+ * the transactional {@code long-work} kind, which works {@code count} milliseconds, then adds 1 to the
+ * balance it reads from {@code test_account} and records its execution, all in the job's completion
+ * transaction. Arguments: JDBC URL, worker name, lease in milliseconds.
  */
 public final class WorkerProcess {
 
@@ -57,14 +61,33 @@ public final class WorkerProcess {
 						.update();
 					return null;
 				}, "the work handler of " + worker));
+		handlers.register(new JobHandlerDefinition("long-work", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null, true,
+				(payload, context) -> {
+					Thread.sleep(((Greeting) payload).count());
+					long balance = jdbc.sql("SELECT balance FROM test_account").query(Long.class).single();
+					jdbc.sql("UPDATE test_account SET balance = :balance").param("balance", balance + 1).update();
+					jdbc.sql("""
+							INSERT INTO test_execution (job_id, worker, started_at, finished_at)
+							VALUES (:job, :worker, :now, :now)""")
+						.param("job", context.jobId())
+						.param("worker", worker)
+						.param("now", System.currentTimeMillis())
+						.update();
+					return null;
+				}, "the long transactional handler of " + worker));
 		RuntimeSettings settings = RuntimeSettings.defaults()
 			.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
 			.withPollInterval(Duration.ofMillis(100))
 			.withLease(lease, lease.dividedBy(4))
 			.withReaperInterval(Duration.ofMillis(250));
 		JobStore store = JobStores.forDataSource(dataSource);
+		// As the starter makes them: on SQLite, deferred and run again when SQLite refuses the first write.
+		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
+		if ("sqlite".equals(store.vendor())) {
+			transactions = SqliteDataSources.forHandlers(transactions);
+		}
 		JobRuntime runtime = new JobRuntime(store, handlers, QueueFixture.JSON, settings, JobListener.NONE,
-				new TransactionTemplate(new JdbcTransactionManager(dataSource)));
+				transactions);
 		if ("sqlite".equals(store.vendor())) {
 			runtime.addWakeupSource(new SqliteChangeWatcher(dataSource, settings.queues().keySet(),
 					SqliteChangeWatcher.DEFAULT_INTERVAL));

@@ -48,11 +48,17 @@ final class WorkerFleet implements AutoCloseable {
 	}
 
 	/** Starts a worker and returns at once; {@link WorkerJvm#awaitStarted()} waits for it. */
-	synchronized WorkerJvm start(String name) throws IOException {
+	WorkerJvm start(String name) throws IOException {
+		return start(name, Map.of());
+	}
+
+	/** Starts a worker with {@code own} properties besides the fleet's, and returns at once. */
+	synchronized WorkerJvm start(String name, Map<String, String> own) throws IOException {
 		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-D" + Canary.MARK_PROPERTY + "=" + canaryMark, "-cp", System.getProperty("java.class.path"),
 				FaultWorkerApplication.class.getName(), "--spring.datasource.url=" + jdbcUrl));
 		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+		own.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = logs.resolve(name + "-" + started.size() + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		WorkerJvm worker = new WorkerJvm(name, process, log);

@@ -11,11 +11,16 @@ import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.ClassUtils;
 
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.SqliteDataSources;
+
 /**
  * The transactions that transactional handlers run in. The application's transaction manager when it
  * manages the queue's {@code DataSource}, so that the handler's repositories and templates join the
  * transaction that completes the job; otherwise one of our own on that {@code DataSource}, kept out of the
- * context so that it cannot displace the application's.
+ * context so that it cannot displace the application's. On SQLite, those transactions are deferred and a
+ * handler whose first write SQLite refuses runs again ({@link SqliteDataSources#forHandlers}): a handler
+ * holds the write lock only while it writes, not while it works.
  */
 final class HandlerTransactions {
 
@@ -23,6 +28,12 @@ final class HandlerTransactions {
 			HandlerTransactions.class.getClassLoader());
 
 	private HandlerTransactions() {
+	}
+
+	static TransactionOperations on(JobStore store, DataSource dataSource,
+			ObjectProvider<PlatformTransactionManager> managers) {
+		TransactionOperations transactions = on(dataSource, managers);
+		return "sqlite".equals(store.vendor()) ? SqliteDataSources.forHandlers(transactions) : transactions;
 	}
 
 	static TransactionOperations on(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {

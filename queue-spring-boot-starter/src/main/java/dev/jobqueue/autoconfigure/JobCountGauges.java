@@ -133,7 +133,10 @@ final class JobCountGauges implements MeterBinder, JobListener {
 				try {
 					counts = query.get();
 				}
-				catch (RuntimeException ex) {
+				catch (VirtualMachineError ex) {
+					throw ex;
+				}
+				catch (Throwable ex) {
 					// Keep the last counts; the next refresh tries again. A gauge must never fail a scrape.
 					log.debug("Could not count jobs for the jobqueue.jobs gauges", ex);
 				}

@@ -117,21 +117,29 @@ public final class JobQueueAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
+		RuntimeConnections jobQueueRuntimeConnections(JobStore store, JobQueueProperties properties,
+				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
+			return RuntimeConnections.forRuntime(QueueDataSource.resolve(queueDataSource, dataSource), store,
+					properties);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
 		@DependsOnDatabaseInitialization
 		JobRuntime jobRuntime(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
 				ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
 				ObjectProvider<PlatformTransactionManager> transactionManagers,
-				ObjectProvider<WakeupSource> wakeupSources,
+				ObjectProvider<WakeupSource> wakeupSources, RuntimeConnections connections,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
-			DataSource resolved = QueueDataSource.forWorkerTransactions(
-					QueueDataSource.resolve(queueDataSource, dataSource), store);
-			JobRuntime runtime = new JobRuntime(store, handlers, PayloadJson.mapper(jsonMapper),
-					properties.toRuntimeSettings(), JobListeners.of(listeners),
-					HandlerTransactions.on(resolved, transactionManagers));
+			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
+			JobRuntime runtime = new JobRuntime(store, connections.ownStore(store, properties), handlers,
+					PayloadJson.mapper(jsonMapper), properties.toRuntimeSettings(), JobListeners.of(listeners),
+					HandlerTransactions.on(store, resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
 			if ("postgresql".equals(store.vendor()) && properties.isNotify()) {
 				// Jobs that other nodes enqueue wake these workers at once, through LISTEN on one connection.
-				runtime.addWakeupSource(new PostgresNotificationListener(resolved));
+				runtime.addWakeupSource(new PostgresNotificationListener(connections.dataSource(),
+						properties.getQueues().keySet()));
 			}
 			if ("sqlite".equals(store.vendor())) {
 				warnOfShortSqliteLease(properties);

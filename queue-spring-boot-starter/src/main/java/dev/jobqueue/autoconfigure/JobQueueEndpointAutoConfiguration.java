@@ -1,5 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -25,6 +27,6 @@ public final class JobQueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueueEndpoint jobQueueEndpoint(JobStore store, JobQueue queue, ObjectProvider<JobRuntime> runtime) {
-		return new JobQueueEndpoint(store, queue, runtime);
+		return new JobQueueEndpoint(store, queue, runtime, Clock.systemUTC());
 	}
 }

@@ -1,6 +1,9 @@
 package dev.jobqueue.autoconfigure;
 
 import java.sql.Connection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -9,10 +12,13 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.RoleLiveness;
 
 /**
- * Up when the queue's database answers and, on a worker node, the workers are running. An enqueue-only
- * node is up as long as its database answers.
+ * Up when the queue's database answers and, on a worker node, the workers are running and their heartbeat
+ * and every queue's claims have succeeded within half a lease. A role that keeps failing lives on and
+ * tries again, so only its overdue success tells that this node extends no leases, or claims nothing.
+ * An enqueue-only node is up as long as its database answers.
  */
 final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 
@@ -44,12 +50,28 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 		JobRuntime workers = runtime.getIfAvailable();
 		if (workers == null) {
 			builder.up().withDetail("worker", "disabled");
+			return;
 		}
-		else if (workers.isRunning()) {
-			builder.up().withDetail("worker", workers.owner());
+		RoleLiveness liveness = workers.liveness();
+		liveness.fatal().ifPresent(error -> builder.withDetail("error", error.toString()));
+		if (!workers.isRunning() || liveness.fatal().isPresent()) {
+			builder.down().withDetail("worker", "stopped");
+			return;
+		}
+		builder.withDetail("worker", workers.owner());
+		List<RoleLiveness.Overdue> overdue = liveness.overdue();
+		if (overdue.isEmpty()) {
+			builder.up();
 		}
 		else {
-			builder.down().withDetail("worker", "stopped");
+			builder.down().withDetail("overdue", describe(overdue));
 		}
+	}
+
+	private static Map<String, String> describe(List<RoleLiveness.Overdue> overdue) {
+		Map<String, String> described = new LinkedHashMap<>();
+		overdue.forEach(role -> described.put(role.role(), "no successful pass since " + role.lastSuccess()
+				+ " (allowed " + role.allowed() + ")"));
+		return described;
 	}
 }

@@ -5,8 +5,6 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.jobqueue.spring.JobQueueDataSource;
-import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.SqliteDataSources;
 
 /**
  * Which {@code DataSource} the queue uses: the one qualified {@link JobQueueDataSource} if there is one,
@@ -24,14 +22,5 @@ final class QueueDataSource {
 					+ "one @Primary, or qualify the queue's with @JobQueueDataSource");
 		}
 		return resolved;
-	}
-
-	/**
-	 * The {@code DataSource} the workers' own transactions (transactional handlers) begin on. On SQLite,
-	 * the queue's view of the application's: its transactions begin {@code IMMEDIATE}, and the
-	 * application's code on its own {@code DataSource} still joins them (see {@link SqliteDataSources}).
-	 */
-	static DataSource forWorkerTransactions(DataSource dataSource, JobStore store) {
-		return "sqlite".equals(store.vendor()) ? SqliteDataSources.forQueue(dataSource) : dataSource;
 	}
 }

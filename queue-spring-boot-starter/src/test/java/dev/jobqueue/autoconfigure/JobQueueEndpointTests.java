@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -15,8 +17,10 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
@@ -46,19 +50,80 @@ class JobQueueEndpointTests {
 				assertThat(overview.queues().get("default")).containsEntry(JobState.ready, 1L)
 					.containsEntry(JobState.dead, 1L)
 					.containsEntry(JobState.running, 0L);
-				assertThat(endpoint.job(dead).lastError()).isEqualTo("boom");
-				assertThat(endpoint.job(dead).errors()).singleElement().satisfies(entry -> {
-					assertThat(entry.attempt()).isEqualTo(1);
-					assertThat(entry.worker()).isEqualTo("endpoint-test");
-					assertThat(entry.message()).isEqualTo("boom");
-				});
-				assertThat(endpoint.job(999_999)).isNull();
+				assertThat(endpoint.job(dead, null)).containsEntry("lastError", "boom");
+				assertThat(endpoint.job(dead, null).get("errors")).asInstanceOf(InstanceOfAssertFactories.list(Job.AttemptError.class))
+					.singleElement()
+					.satisfies(entry -> {
+						assertThat(entry.attempt()).isEqualTo(1);
+						assertThat(entry.worker()).isEqualTo("endpoint-test");
+						assertThat(entry.message()).isEqualTo("boom");
+					});
+				assertThat(endpoint.job(999_999, null)).isNull();
 
 				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", true)
 					.containsEntry("state", JobState.cancelled);
 				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", false);
 				assertThat(endpoint.act(dead, "retry")).containsEntry("changed", true)
 					.containsEntry("state", JobState.ready);
+			});
+	}
+
+	@Test
+	void aJobIsReadWithoutItsPayloadAndResultUnlessTheyAreAskedFor() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_data"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+				long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of("to", "ada@example.com"));
+
+				assertThat(endpoint.job(id, null)).containsEntry("kind", "send-mail")
+					.containsEntry("state", JobState.ready)
+					.doesNotContainKeys("payload", "result");
+				assertThat(endpoint.job(id, "payload")).containsKey("payload").doesNotContainKey("result");
+				assertThat(endpoint.job(id, "payload,result")).containsKeys("payload", "result");
+				assertThat((String) endpoint.job(id, "payload").get("payload")).contains("ada@example.com");
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> endpoint.job(id, "payload,secrets"))
+					.withMessageContaining("'secrets'");
+			});
+	}
+
+	@Test
+	void theOverviewIsCountedAgainOnlyOnceItsCacheHasExpired() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_cache"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				MovableClock clock = new MovableClock();
+				JobQueueEndpoint endpoint = new JobQueueEndpoint(context.getBean(JobStore.class), queue,
+						context.getBeanProvider(JobRuntime.class), clock);
+				queue.enqueue("send-mail", Map.of());
+				assertThat(endpoint.overview().queues().get("default")).containsEntry(JobState.ready, 1L);
+
+				queue.enqueue("send-mail", Map.of());
+				clock.advance(JobQueueEndpoint.OVERVIEW_CACHE.minusMillis(1));
+				assertThat(endpoint.overview().queues().get("default")).containsEntry(JobState.ready, 1L);
+
+				clock.advance(Duration.ofMillis(1));
+				assertThat(endpoint.overview().queues().get("default")).containsEntry(JobState.ready, 2L);
+			});
+	}
+
+	@Test
+	void retryingADeadJobWhoseUniqueKeyANewerJobHoldsIsAConflictNamingTheHolderNotAServerError() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_conflict"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				long dead = killedJob(queue, context.getBean(JobStore.class), EnqueueOptions.defaults().uniqueKey("import-7"));
+				long holder = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().uniqueKey("import-7"));
+
+				Map<String, Object> answer = context.getBean(JobQueueEndpoint.class).act(dead, "retry");
+
+				assertThat(answer).containsEntry("changed", false)
+					.containsEntry("state", JobState.dead)
+					.containsEntry("conflict", "job " + dead + " stays dead: its unique key is held by unfinished job "
+							+ holder + "; retry it once that job has finished");
 			});
 	}
 
@@ -92,8 +157,13 @@ class JobQueueEndpointTests {
 	}
 
 	private static long killedJob(JobQueue queue, JobStore store) {
-		long id = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", 1, "endpoint-test", Duration.ofMinutes(1)).get(0);
+		return killedJob(queue, store, EnqueueOptions.defaults());
+	}
+
+	private static long killedJob(JobQueue queue, JobStore store, EnqueueOptions options) {
+		long id = queue.enqueue("import-file", Map.of(), options.maxAttempts(1));
+		ClaimedJob claimed = store.claim("default", Set.of("import-file"), 1, "endpoint-test", Duration.ofMinutes(1))
+			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(store.fail(claimed.lease(), "boom")).isTrue();
 		return id;

@@ -23,6 +23,9 @@ import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.support.FaultInjectingStore;
+import dev.jobqueue.support.SqliteTestDatabase;
 
 class JobQueueMetricsTests {
 
@@ -124,6 +127,25 @@ class JobQueueMetricsTests {
 		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
 
 		assertThat(readyGauge("default")).isEqualTo(4.0);
+	}
+
+	@Test
+	void anErrorFromACountKeepsTheLastValuesAndTheNextRefreshCountsAgain() {
+		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
+			FaultInjectingStore faults = new FaultInjectingStore(database.store());
+			AtomicLong nanos = new AtomicLong();
+			JobCountGauges gauges = new JobCountGauges(faults.store(), List.of("default"), nanos::get);
+			gauges.bindTo(registry);
+			database.store().enqueue(new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null));
+			faults.failNext("countUnfinishedByQueue", 1);
+
+			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+			assertThat(readyGauge("default")).isZero();
+			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+
+			assertThat(readyGauge("default")).isEqualTo(1.0);
+			assertThat(faults.failuresLeft("countUnfinishedByQueue")).isZero();
+		}
 	}
 
 	private double readyGauge(String queue) {

@@ -1,0 +1,138 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue.NewJobRequest;
+import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.QueueFixture;
+
+/**
+ * PostgreSQL's {@code now()} is the start of the transaction. A job enqueued late in a long transaction
+ * takes its times from its own statement instead: it is not created in the past, not already overdue when
+ * it commits, and whether it is due now, which decides the notification, is the database's answer at
+ * that statement. The transaction sleeps on the server ({@code pg_sleep}), as a long one would work.
+ */
+class PostgresEnqueueTimesTest {
+
+	private static PostgresTestDatabase database;
+
+	private QueueFixture fixture;
+
+	@BeforeEach
+	void setUp() {
+		if (database == null) {
+			database = new PostgresTestDatabase(4);
+		}
+		fixture = new QueueFixture(database);
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		if (database != null) {
+			database.close();
+			database = null;
+		}
+	}
+
+	@Test
+	void jobsEnqueuedASecondIntoATransactionAreCreatedAndDueAtTheirStatementsTimeNotTheTransactionsStart() {
+		List<Long> ids = new ArrayList<>();
+		Instant start = fixture.transactions().execute(status -> {
+			Instant transactionStart = transactionStartAfterASecondOfWork();
+			ids.add(fixture.queue().enqueue("greet", new Greeting("single", 1)));
+			ids.add(fixture.queue().enqueue("greet", new Greeting("keyed", 2), EnqueueOptions.defaults().uniqueKey("k-1")));
+			ids.addAll(fixture.queue().enqueueAll(List.of(new NewJobRequest("greet", new Greeting("copied", 3)),
+					new NewJobRequest("greet", new Greeting("batch keyed", 4), EnqueueOptions.defaults().uniqueKey("k-2")))));
+			return transactionStart;
+		});
+
+		for (long id : ids) {
+			Job job = fixture.job(id);
+			assertThat(job.createdAt()).as("created_at of job %d", id).isAfterOrEqualTo(start.plusSeconds(1));
+			assertThat(job.runAt()).as("run_at of job %d", id).isAfterOrEqualTo(start.plusSeconds(1));
+		}
+	}
+
+	@Test
+	void aJobDueByItsStatementsTimeIsNotifiedThoughItWasNotDueWhenTheTransactionStarted() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			fixture.transactions().executeWithoutResult(status -> {
+				Instant runAt = transactionStartAfterASecondOfWork().plusMillis(500);
+				fixture.queue().enqueue("greet", new Greeting("single", 1), EnqueueOptions.defaults().queue("single").runAt(runAt));
+			});
+
+			assertThat(receive(listening)).containsExactly("single");
+		}
+	}
+
+	@Test
+	void aBatchNotifiesTheQueuesWithAJobDueByTheDatabasesClockAndNoOther() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			fixture.transactions().executeWithoutResult(status -> {
+				Instant start = transactionStartAfterASecondOfWork();
+				fixture.queue().enqueueAll(List.of(
+						new NewJobRequest("greet", new Greeting("a", 1), EnqueueOptions.defaults().queue("due").runAt(start.plusMillis(500))),
+						new NewJobRequest("greet", new Greeting("b", 2),
+								EnqueueOptions.defaults().queue("keyed").runAt(start.plusMillis(500)).uniqueKey("k-3")),
+						new NewJobRequest("greet", new Greeting("c", 3), EnqueueOptions.defaults().queue("later").runAt(start.plusSeconds(3600))),
+						new NewJobRequest("greet", new Greeting("d", 4), EnqueueOptions.defaults().queue("delayed").delay(Duration.ofHours(1)))));
+			});
+
+			assertThat(receive(listening)).containsExactlyInAnyOrder("due", "keyed");
+		}
+	}
+
+	/** The transaction's now(), read after the transaction has spent a second on the server. */
+	private Instant transactionStartAfterASecondOfWork() {
+		fixture.jdbc().sql("SELECT pg_sleep(1)").query((rs, n) -> 1).single();
+		return fixture.jdbc().sql("SELECT now()").query(Timestamp.class).single().toInstant();
+	}
+
+	private static void listen(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN jobqueue_ready");
+		}
+	}
+
+	/** What arrives within a second of the commit. */
+	private static List<String> receive(Connection connection) throws SQLException {
+		List<String> payloads = new ArrayList<>();
+		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+		while (System.nanoTime() < deadline) {
+			PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(100);
+			if (notifications != null) {
+				for (PGNotification notification : notifications) {
+					payloads.add(notification.getParameter());
+				}
+			}
+		}
+		return payloads;
+	}
+}

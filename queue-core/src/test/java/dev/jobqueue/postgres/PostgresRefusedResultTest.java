@@ -1,0 +1,95 @@
+package dev.jobqueue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.QueueFixture;
+
+/**
+ * A result that passes the runner's checks but that PostgreSQL still refuses (a JSON number beyond what
+ * {@code numeric} holds: valid JSON, and SQLite takes it) fails its own job, as a failed attempt with the
+ * database's message, while the other completions of its batch are written once.
+ */
+class PostgresRefusedResultTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static PostgresTestDatabase database;
+
+	private QueueFixture fixture;
+
+	@BeforeEach
+	void setUp() {
+		if (database == null) {
+			database = new PostgresTestDatabase();
+		}
+		fixture = new QueueFixture(database);
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	@AfterAll
+	static void closeDatabase() {
+		if (database != null) {
+			database.close();
+			database = null;
+		}
+	}
+
+	@Test
+	void aResultTheDatabaseRefusesFailsItsOwnJobWithTheDatabasesMessageAndNoOther() {
+		int jobs = 6;
+		CountDownLatch together = new CountDownLatch(jobs);
+		Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
+		fixture.handle("number", Greeting.class, (greeting, context) -> {
+			calls.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+			together.countDown();
+			together.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+			return greeting.name().equals("guilty") ? new BigDecimal("1E+1000000") : BigDecimal.ONE;
+		});
+		// A long lease: a job that ends in time was not left to the reaper.
+		fixture.startRuntime(QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)),
+				new CountingListener());
+		long guilty = fixture.queue().enqueue("number", new Greeting("guilty", 0),
+				EnqueueOptions.defaults().maxAttempts(1));
+		List<Long> innocent = IntStream.range(1, jobs)
+			.mapToObj(i -> fixture.queue().enqueue("number", new Greeting("innocent-" + i, i)))
+			.toList();
+
+		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(guilty)).isEqualTo(JobState.dead));
+		Job dead = fixture.job(guilty);
+		assertThat(dead.lastError()).contains("value overflows numeric format");
+		assertThat(dead.errors()).singleElement()
+			.satisfies(entry -> assertThat(entry.message()).contains("value overflows numeric format"));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(innocent)
+			.allSatisfy(id -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded)));
+		innocent.forEach(id -> {
+			assertThat(fixture.job(id).attempt()).isEqualTo(1);
+			assertThat(calls.get(id)).hasValue(1);
+		});
+	}
+}

@@ -1,0 +1,70 @@
+package dev.jobqueue.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.SqliteTestDatabase;
+
+/** Wakes come from listeners' and enqueues' threads at any time, also while the runtime starts and stops. */
+class JobRuntimeWakeTest {
+
+	private final SqliteTestDatabase database = new SqliteTestDatabase();
+
+	@AfterEach
+	void close() {
+		database.close();
+	}
+
+	@Test
+	void wakesFromManyThreadsWhileTheRuntimeStartsAndStopsNeverFail() throws InterruptedException {
+		Map<String, Integer> queues = Map.of("default", 1, "mail", 1, "reports", 1, "exports", 1);
+		JobRuntime runtime = new JobRuntime(database.store(), new HandlerRegistry(), QueueFixture.JSON,
+				QueueFixture.SETTINGS.withQueues(queues).withShutdownTimeout(Duration.ZERO), JobListener.NONE,
+				new TransactionTemplate(new JdbcTransactionManager(database.dataSource())));
+		Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+		AtomicBoolean cycling = new AtomicBoolean(true);
+		AtomicInteger wakes = new AtomicInteger();
+		ExecutorService wakers = Executors.newFixedThreadPool(8);
+		List<String> names = List.of("default", "mail", "reports", "exports", "unknown");
+		for (int i = 0; i < 8; i++) {
+			wakers.execute(() -> {
+				while (cycling.get()) {
+					try {
+						names.forEach(runtime::wake);
+						wakes.incrementAndGet();
+					}
+					catch (Throwable ex) {
+						failures.add(ex);
+					}
+				}
+			});
+		}
+
+		for (int cycle = 0; cycle < 20; cycle++) {
+			runtime.start();
+			runtime.stop();
+		}
+		cycling.set(false);
+		wakers.shutdown();
+
+		assertThat(wakers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(failures).isEmpty();
+		assertThat(wakes.get()).isPositive();
+	}
+}

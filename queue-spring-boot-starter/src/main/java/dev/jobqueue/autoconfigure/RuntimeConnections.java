@@ -1,0 +1,151 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import org.springframework.util.ClassUtils;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PostgresJobStore;
+
+/**
+ * Where the runtime's own statements get their connections. Handlers hold connections of the application's
+ * pool for as long as they run (a transactional one for its whole transaction); a heartbeat queued behind
+ * them for a connection lets leases run out under live handlers. So, on PostgreSQL behind a Hikari pool,
+ * the runtime gets a small pool of its own, built from the application's settings: one connection per
+ * queue's poller, plus the heartbeat, the completion batcher, the reaper, the pruner, the vacuum and the
+ * notification listener ({@link #ownPoolSize}). Its statements give up after a heartbeat interval, and its
+ * sockets a second later, so that a connection that silently died cannot hold a role's thread.
+ *
+ * <p>Elsewhere the runtime shares the application's pool; on a Hikari pool that is then checked at startup
+ * by {@link #requireSharedPoolLargeEnough}.
+ */
+final class RuntimeConnections implements AutoCloseable {
+
+	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
+			RuntimeConnections.class.getClassLoader());
+
+	private final DataSource dataSource;
+
+	private final AutoCloseable owned;
+
+	private RuntimeConnections(DataSource dataSource, AutoCloseable owned) {
+		this.dataSource = dataSource;
+		this.owned = owned;
+	}
+
+	static RuntimeConnections forRuntime(DataSource application, JobStore store, JobQueueProperties properties) {
+		RuntimeConnections own = HIKARI_PRESENT ? Hikari.forRuntime(application, store, properties) : null;
+		return own != null ? own : new RuntimeConnections(application, null);
+	}
+
+	/** The runtime's connections: its own pool, or the application's when it has none. */
+	DataSource dataSource() {
+		return dataSource;
+	}
+
+	/** The store the runtime's own statements go to, with their timeout on PostgreSQL. */
+	JobStore ownStore(JobStore store, JobQueueProperties properties) {
+		if (store instanceof PostgresJobStore) {
+			return new PostgresJobStore(dataSource, properties.isNotify(), statementTimeout(properties));
+		}
+		return store;
+	}
+
+	/** Pollers, heartbeat, completion batcher, reaper, pruner, vacuum, notification listener. */
+	static int ownPoolSize(JobQueueProperties properties) {
+		return properties.getQueues().size() + 6;
+	}
+
+	/**
+	 * Sharing the application's pool, the runtime's own threads may hold a connection each at once (the
+	 * pollers, the heartbeat, the completion batcher, the reaper, the pruner, and the change watcher, which
+	 * keeps one for good); below that plus one for a handler, jobs could wait for connections forever.
+	 */
+	static void requireSharedPoolLargeEnough(int maximumPoolSize, JobQueueProperties properties) {
+		int needed = properties.getQueues().size() + 6;
+		if (maximumPoolSize < needed) {
+			throw new IllegalStateException("spring.datasource.hikari.maximum-pool-size (" + maximumPoolSize
+					+ ") is too small for jobqueue: its runtime shares this pool and needs at least " + needed
+					+ " connections (one per queue in jobqueue.queues, " + properties.getQueues().keySet()
+					+ ", plus five of its own and one for a handler). Handlers of jobqueue.queues.<name>.concurrency "
+					+ "threads each hold one while they run: give the pool that many more to avoid waits.");
+		}
+	}
+
+	/** A heartbeat interval: a statement of the runtime that takes longer fails and is tried again. */
+	static Duration statementTimeout(JobQueueProperties properties) {
+		Duration interval = properties.getHeartbeatInterval();
+		return interval.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : interval;
+	}
+
+	@Override
+	public void close() throws Exception {
+		if (owned != null) {
+			owned.close();
+		}
+	}
+
+	/** Kept apart so that nothing of Hikari is loaded where it is absent. */
+	private static final class Hikari {
+
+		private static final Duration SOCKET_MARGIN = Duration.ofSeconds(1);
+
+		/** The runtime's own pool, or null when it shares the application's (then checked here). */
+		static RuntimeConnections forRuntime(DataSource application, JobStore store, JobQueueProperties properties) {
+			if (!(application instanceof HikariDataSource hikari)) {
+				return null;
+			}
+			if (store instanceof PostgresJobStore) {
+				HikariDataSource pool = ownPool(hikari, properties);
+				return new RuntimeConnections(pool, pool);
+			}
+			requireSharedPoolLargeEnough(hikari.getMaximumPoolSize(), properties);
+			return null;
+		}
+
+		private static HikariDataSource ownPool(HikariDataSource application, JobQueueProperties properties) {
+			HikariConfig config = new HikariConfig();
+			config.setPoolName(poolName(application) + "-jobqueue");
+			config.setJdbcUrl(application.getJdbcUrl());
+			config.setUsername(application.getUsername());
+			config.setPassword(application.getPassword());
+			if (application.getDriverClassName() != null) {
+				config.setDriverClassName(application.getDriverClassName());
+			}
+			config.setDataSourceClassName(application.getDataSourceClassName());
+			config.setDataSource(application.getDataSource());
+			config.setSchema(application.getSchema());
+			config.setCatalog(application.getCatalog());
+			config.setConnectionInitSql(application.getConnectionInitSql());
+			config.setDataSourceProperties(socketTimeout(application.getDataSourceProperties(), properties));
+			config.setMaximumPoolSize(ownPoolSize(properties));
+			// Opened as needed: most nodes use two at a time (the listener's and one role's).
+			config.setMinimumIdle(1);
+			// A role that cannot get a connection within a heartbeat interval fails its pass and tries again.
+			config.setConnectionTimeout(Math.max(250, statementTimeout(properties).toMillis()));
+			// Opens its first connection when a role asks: a server refusing connections at that moment
+			// fails one pass, tried again, not the application's startup.
+			config.setInitializationFailTimeout(-1);
+			return new HikariDataSource(config);
+		}
+
+		private static String poolName(HikariDataSource application) {
+			return application.getPoolName() != null ? application.getPoolName() : "HikariPool";
+		}
+
+		/** The application's driver properties, copied, with PostgreSQL's socket timeout (whole seconds). */
+		private static Properties socketTimeout(Properties application, JobQueueProperties properties) {
+			Properties copy = new Properties();
+			copy.putAll(application);
+			long seconds = statementTimeout(properties).plus(SOCKET_MARGIN).toSeconds();
+			copy.setProperty("socketTimeout", Long.toString(seconds));
+			return copy;
+		}
+	}
+}

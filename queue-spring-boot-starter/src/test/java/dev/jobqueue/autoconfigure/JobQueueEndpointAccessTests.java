@@ -1,0 +1,93 @@
+package dev.jobqueue.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
+
+/**
+ * What the {@code jobqueue} endpoint answers over HTTP, on a real server: exposing it exposes its reads,
+ * a job without its payload unless asked for; its writes (retry, cancel) answer only when its access is
+ * raised to unrestricted.
+ */
+class JobQueueEndpointAccessTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void exposingTheEndpointExposesItsReadsButNotItsWrites() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_read_only")) {
+			long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of("to", "ada@example.com"));
+
+			assertThat(get(context, "/actuator/jobqueue").statusCode()).isEqualTo(200);
+			HttpResponse<String> job = get(context, "/actuator/jobqueue/" + id);
+			assertThat(job.statusCode()).isEqualTo(200);
+			assertThat(job.body()).contains("\"kind\":\"send-mail\"").doesNotContain("payload");
+			assertThat(get(context, "/actuator/jobqueue/" + id + "?include=payload").body()).contains("\"payload\"");
+			assertThat(post(context, "/actuator/jobqueue/" + id, "{\"action\":\"cancel\"}").statusCode())
+				.isEqualTo(405);
+			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
+		}
+	}
+
+	@Test
+	void theWritesAnswerWhenTheEndpointsAccessIsUnrestricted() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_unrestricted",
+				"management.endpoint.jobqueue.access=unrestricted")) {
+			long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of());
+
+			HttpResponse<String> answer = post(context, "/actuator/jobqueue/" + id, "{\"action\":\"cancel\"}");
+
+			assertThat(answer.statusCode()).isEqualTo(200);
+			assertThat(answer.body()).contains("\"changed\":true");
+			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state())
+				.isEqualTo(JobState.cancelled);
+		}
+	}
+
+	private static ConfigurableApplicationContext start(String schema, String... properties) {
+		return new SpringApplicationBuilder(EndpointApplication.class).web(WebApplicationType.SERVLET)
+			.properties("spring.datasource.url=" + PostgresSchemas.fresh(schema), "server.port=0",
+					"jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue")
+			.properties(properties)
+			.run();
+	}
+
+	private HttpResponse<String> get(ConfigurableApplicationContext context, String path)
+			throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(context, path)).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(ConfigurableApplicationContext context, String path, String json)
+			throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(context, path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static URI uri(ConfigurableApplicationContext context, String path) {
+		return URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port") + path);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class EndpointApplication {
+
+	}
+}
