@@ -75,10 +75,9 @@ final class PostgresMaintenance {
 		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt stays
 		// counted once its worker confirmed the claim (a heartbeat, the first as soon as the claim's answer
 		// arrived), so a job that kills its worker every time still ends dead; an unconfirmed claim may never
-		// have reached a worker, so its attempt is
-		// given back, up to MAX_UNCONFIRMED_REAPS times per job. The expiry goes on the error history like
-		// any failure, naming the owner whose lease it was; the rows are locked by the time the message is
-		// made, so it describes the row the update changes.
+		// have reached a worker, so its attempt is given back, up to MAX_UNCONFIRMED_REAPS times per job.
+		// The expiry goes on the error history like any failure, naming the owner whose lease it was; the
+		// rows are locked by the time the message is made, so it describes the row the update changes.
 		return jdbc.sql("""
 				WITH expired AS (
 				    SELECT id, NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
