@@ -5,15 +5,21 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
  * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, in one
- * statement, and hands them to the queue's workers. Sleeps until woken (a local enqueue, a notification,
- * a freed slot after a full claim) or until the poll interval passes.
+ * statement, confirms the claim (see {@link #confirm}) and hands the jobs to the queue's workers.
+ * Sleeps until woken (a local enqueue, a notification, a freed slot after a full claim) or until the
+ * poll interval passes.
  */
 final class QueuePoller {
+
+	private static final Logger log = LoggerFactory.getLogger(QueuePoller.class);
 
 	private final String queue;
 
@@ -76,6 +82,7 @@ final class QueuePoller {
 		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
 		List<ClaimedJob> jobs = store.claim(queue, handlers.servedKinds(), free, owner, lease);
 		saturated = jobs.size() == free;
+		confirm(jobs);
 		for (ClaimedJob job : jobs) {
 			Execution execution = runner.accept(job, sentAt);
 			busy.incrementAndGet();
@@ -92,6 +99,26 @@ final class QueuePoller {
 			});
 		}
 		return jobs.size();
+	}
+
+	/**
+	 * Tells the database that the claim's answer arrived, before any of its handlers starts, with one
+	 * heartbeat of the whole claim. The reaper counts the attempt of a confirmed claim only: a claim whose
+	 * answer the network lost costs no attempt, while a job that brings its worker down as soon as it
+	 * starts still uses one per run. A confirmation that fails changes nothing else: the jobs run, and
+	 * their first heartbeat confirms them.
+	 */
+	private void confirm(List<ClaimedJob> jobs) {
+		if (jobs.isEmpty()) {
+			return;
+		}
+		try {
+			store.heartbeat(owner, jobs.stream().map(ClaimedJob::lease).toList(), lease);
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their first heartbeat will: {}",
+					jobs.size(), queue, ex.toString());
+		}
 	}
 
 	/** Polls until the thread is interrupted; a pass that fails, whatever it throws, is tried again. */

@@ -19,6 +19,13 @@ import dev.jobqueue.JobState;
  */
 public interface JobStore {
 
+	/**
+	 * How many times the reaper gives back the attempt of a claim its worker never confirmed: enough to
+	 * ride out claim answers lost on the network, few enough that a job whose worker dies before the first
+	 * heartbeat every time still ends dead.
+	 */
+	int MAX_UNCONFIRMED_REAPS = 10;
+
 	/** A short name of the database, as used for schema locations ({@code postgresql}, {@code sqlite}). */
 	String vendor();
 
@@ -71,13 +78,18 @@ public interface JobStore {
 	 */
 	boolean release(Lease lease);
 
-	/** Extends the leases {@code owner} still holds; returns those, the rest were lost. */
+	/**
+	 * Extends the leases {@code owner} still holds, confirming their claims (the reaper then counts their
+	 * attempts); returns those, the rest were lost.
+	 */
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
 
 	/**
 	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
-	 * "lease expired on (owner)" as their last error and on their error history. Safe to run on every
-	 * node at once. Returns how many were reaped.
+	 * "lease expired on (owner)" as their last error and on their error history. An attempt counts once
+	 * the worker confirmed its claim ({@link #heartbeat}); a lease that expires unconfirmed gives its
+	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Safe to run on every node at
+	 * once. Returns how many were reaped.
 	 */
 	int reapExpired(int limit);
 

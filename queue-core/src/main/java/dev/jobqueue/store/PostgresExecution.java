@@ -68,7 +68,7 @@ final class PostgresExecution {
 				UPDATE jobqueue_job j
 				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
 				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
-				    started_at = now()
+				    started_at = now(), claim_confirmed = false
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.attempt, j.max_attempts, j.priority,
@@ -220,7 +220,7 @@ final class PostgresExecution {
 				    FOR UPDATE OF j
 				)
 				UPDATE jobqueue_job j
-				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
+				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond', claim_confirmed = true
 				FROM locked
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				  AND j.lease_owner = :owner

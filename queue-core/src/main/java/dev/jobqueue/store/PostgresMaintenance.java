@@ -72,14 +72,18 @@ final class PostgresMaintenance {
 	int reapExpired(int limit) {
 		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the
 		// reaper against a completion of the same row: whichever commits first wins, and the loser's
-		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt
-		// stays counted, so a job that kills its worker every time still ends dead. The expiry goes on the
-		// error history like any failure, naming the owner whose lease it was; the rows are locked by the
-		// time the message is made, so it describes the row the update changes.
+		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt stays
+		// counted once its worker confirmed the claim (a heartbeat, the first as soon as the claim's answer
+		// arrived), so a job that kills its worker every time still ends dead; an unconfirmed claim may never
+		// have reached a worker, so its attempt is given back, up to MAX_UNCONFIRMED_REAPS times per job.
+		// The expiry goes on the error history like any failure, naming the owner whose lease it was; the
+		// rows are locked by the time the message is made, so it describes the row the update changes.
 		return jdbc.sql("""
 				WITH expired AS (
-				    SELECT id, 'lease expired on ' || lease_owner || ' at ' || lease_expires_at
-				               || ' (worker stopped or lost the database)' AS message
+				    SELECT id, NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
+				           'lease expired on ' || lease_owner || ' at ' || lease_expires_at
+				           || CASE WHEN claim_confirmed THEN ' (worker stopped or lost the database)'
+				                   ELSE ' before its worker confirmed the claim' END AS message
 				    FROM jobqueue_job
 				    WHERE state = 'running' AND lease_expires_at < now()
 				    ORDER BY lease_expires_at
@@ -87,8 +91,10 @@ final class PostgresMaintenance {
 				    FOR UPDATE SKIP LOCKED
 				)
 				UPDATE jobqueue_job j
-				SET state = CASE WHEN j.attempt >= j.max_attempts THEN 'dead' ELSE 'ready' END,
-				    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN now() END,
+				SET state = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN 'dead' ELSE 'ready' END,
+				    finished_at = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN now() END,
+				    attempt = j.attempt - CASE WHEN expired.give_back THEN 1 ELSE 0 END,
+				    unconfirmed_reaps = j.unconfirmed_reaps + CASE WHEN expired.give_back THEN 1 ELSE 0 END,
 				    last_error = expired.message,
 				    errors = CASE WHEN jsonb_array_length(j.errors) >= :maxEntries THEN j.errors - 0 ELSE j.errors END
 				             || jsonb_build_array(jsonb_build_object('attempt', j.attempt, 'at', now(),
@@ -97,6 +103,7 @@ final class PostgresMaintenance {
 				FROM expired
 				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""")
 			.param("limit", limit)
+			.param("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update();
 	}

@@ -23,7 +23,7 @@ final class SqliteLeases {
 			UPDATE jobqueue_job
 			SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 			    lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
-			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), claim_confirmed = 0
 			WHERE id IN (
 			    SELECT id FROM jobqueue_job
 			    WHERE state = 'ready' AND queue = :queue
@@ -161,7 +161,8 @@ final class SqliteLeases {
 		}
 		return new HashSet<>(statements.write("heartbeat", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis
+				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
+				    claim_confirmed = 1
 				FROM json_each(:leases) AS held
 				WHERE jobqueue_job.id = held.value ->> 0 AND jobqueue_job.lease_token = held.value ->> 1
 				  AND jobqueue_job.state = 'running' AND jobqueue_job.lease_owner = :owner

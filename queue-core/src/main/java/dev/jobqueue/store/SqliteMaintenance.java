@@ -12,26 +12,28 @@ final class SqliteMaintenance {
 	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
 	static final String REAP = """
 			UPDATE jobqueue_job
-			SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
-			    finished_at = CASE WHEN attempt >= max_attempts
+			SET state = CASE WHEN NOT expired.give_back AND attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
+			    finished_at = CASE WHEN NOT expired.give_back AND attempt >= max_attempts
 			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
-			    last_error = 'lease expired on ' || lease_owner || ' at '
-			                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
-			                 || ' (worker stopped or lost the database)',
+			    attempt = attempt - expired.give_back,
+			    unconfirmed_reaps = unconfirmed_reaps + expired.give_back,
+			    last_error = expired.message,
 			    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
 			                              THEN json_remove(errors, '$[0]') ELSE errors END,
 			                         '$[#]', json_object('attempt', attempt, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-			                                             'worker', lease_owner,
-			                                             'message', 'lease expired on ' || lease_owner || ' at '
-			                                                 || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0,
-			                                                             'unixepoch')
-			                                                 || ' (worker stopped or lost the database)')),
+			                                             'worker', lease_owner, 'message', expired.message)),
 			    lease_owner = NULL, lease_expires_at = NULL
-			WHERE id IN (
-			    SELECT id FROM jobqueue_job
+			FROM (
+			    SELECT id AS expired_id, claim_confirmed = 0 AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
+			           'lease expired on ' || lease_owner || ' at '
+			           || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
+			           || CASE WHEN claim_confirmed THEN ' (worker stopped or lost the database)'
+			                   ELSE ' before its worker confirmed the claim' END AS message
+			    FROM jobqueue_job
 			    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 			    ORDER BY lease_expires_at
-			    LIMIT :limit)""";
+			    LIMIT :limit) AS expired
+			WHERE jobqueue_job.id = expired.expired_id""";
 
 	/** The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. */
 	static final String PRUNE = """
@@ -57,11 +59,13 @@ final class SqliteMaintenance {
 	int reapExpired(int limit) {
 		// One statement under the write lock, so a completion of the same row is ordered before or after it:
 		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
-		// the lease token) matches nothing. A reaped attempt stays counted, so a job that kills its worker
-		// every time still ends dead. Reapers in several processes simply take turns.
+		// the lease token) matches nothing. A reaped attempt stays counted once its worker confirmed the
+		// claim, and is given back otherwise, as on PostgreSQL (PostgresMaintenance.reapExpired says why).
+		// Reapers in several processes simply take turns.
 		// The expiry goes on the error history like any failure, naming the owner whose lease it was.
 		return statements.write("reap", () -> jdbc.sql(REAP)
 			.param("limit", limit)
+			.param("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update());
 	}

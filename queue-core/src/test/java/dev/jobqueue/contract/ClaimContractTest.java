@@ -142,7 +142,8 @@ public abstract class ClaimContractTest {
 	@Test
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", KINDS, 1, "stale", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claim("default", KINDS, 1, "stale", LEASE).get(0);
+		store.heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 		assertThat(store.reapExpired(10)).isEqualTo(1);
 		ClaimedJob fresh = store.claim("default", KINDS, 1, "fresh", LEASE).get(0);
@@ -295,7 +296,8 @@ public abstract class ClaimContractTest {
 		long live = enqueue("live", EnqueueOptions.defaults());
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
 		store.claim("default", KINDS, 1, "w", LEASE);
-		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		ClaimedJob dying = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+		store.heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
 		assertThat(store.reapExpired(10)).isEqualTo(1);
@@ -304,6 +306,54 @@ public abstract class ClaimContractTest {
 		Job dead = fixture.job(spent);
 		assertThat(dead.state()).isEqualTo(JobState.dead);
 		assertThat(dead.lastError()).contains("expired");
+	}
+
+	@Test
+	void aClaimItsWorkerNeverConfirmedGetsItsAttemptBackWhenReaped() {
+		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
+		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		awaitLeaseExpiry();
+
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.ready);
+		assertThat(job.attempt()).isZero();
+		assertThat(job.lastError()).contains("before its worker confirmed the claim");
+		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).singleElement()
+			.satisfies(again -> assertThat(again.attempt()).isEqualTo(1));
+	}
+
+	@Test
+	void aClaimConfirmedByAHeartbeatStaysCountedWhenReaped() {
+		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
+		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+		assertThat(store.heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
+		awaitLeaseExpiry();
+
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.dead);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.lastError()).contains("worker stopped or lost the database");
+	}
+
+	@Test
+	void theReaperGivesBackUnconfirmedAttemptsOnlySoOftenThenCountsThem() {
+		long id = enqueue("kills its worker at once", EnqueueOptions.defaults().maxAttempts(1));
+		for (int reap = 1; reap <= JobStore.MAX_UNCONFIRMED_REAPS; reap++) {
+			store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+			awaitLeaseExpiry();
+			assertThat(store.reapExpired(10)).isEqualTo(1);
+			assertThat(fixture.state(id)).as("after unconfirmed reap %d", reap).isEqualTo(JobState.ready);
+		}
+		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		awaitLeaseExpiry();
+
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+
+		assertThat(fixture.state(id)).isEqualTo(JobState.dead);
 	}
 
 	@Test

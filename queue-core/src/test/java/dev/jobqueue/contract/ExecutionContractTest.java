@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryPolicy;
@@ -51,6 +54,25 @@ public abstract class ExecutionContractTest {
 
 	private void awaitState(long id, JobState state) {
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(state));
+	}
+
+	@Test
+	void aClaimIsConfirmedBeforeItsHandlerStarts() {
+		// The reaper counts the attempt of a confirmed claim only: a job that brings its worker down as soon
+		// as its handler starts must still use an attempt per run, so the confirmation comes first.
+		fixture.handle("greet", Greeting.class, (greeting, context) -> fixture.jdbc()
+			.sql("SELECT CASE WHEN claim_confirmed THEN 1 ELSE 0 END FROM jobqueue_job WHERE id = :id")
+			.param("id", context.jobId())
+			.query(Integer.class)
+			.single());
+		fixture.startRuntime();
+
+		List<Long> ids = fixture.queue().enqueueAll(IntStream.range(0, 20)
+			.mapToObj(i -> new NewJobRequest("greet", new Greeting("Ada", i)))
+			.toList());
+
+		ids.forEach(id -> awaitState(id, JobState.succeeded));
+		assertThat(ids).allSatisfy(id -> assertThat(fixture.job(id).result()).as("job %d", id).isEqualTo("1"));
 	}
 
 	@Test

@@ -29,7 +29,7 @@ class SqliteQueryPlanTest {
 
 	@Test
 	void theReaperReadsTheLeaseIndex() {
-		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10)))
+		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10, "maxUnconfirmedReaps", 10)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}

@@ -135,7 +135,8 @@ final class Invariants {
 						  AND error LIKE 'lease expired on % at %' AND new_owner IS NULL"""),
 				count("""
 						SELECT count(*) FROM fault_audit WHERE old_state = 'running' AND new_state = 'ready'
-						  AND new_attempt = old_attempt - 1"""));
+						  AND new_attempt = old_attempt - 1
+						  AND error NOT LIKE '% before its worker confirmed the claim'"""));
 	}
 
 	private long count(String sql) {

@@ -7,6 +7,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -38,6 +39,22 @@ public class FaultWorkerApplication {
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				return bean instanceof HikariDataSource pool && pool.getJdbcUrl().startsWith("jdbc:sqlite:")
 						? new SqliteWriterName(pool, name) : bean;
+			}
+		};
+	}
+
+	/**
+	 * {@code fault.claim-answer-loss} (a share, 0 by default): the answers of that share of the claims are
+	 * lost after the claim committed ({@link ClaimAnswerLoss}). PostgreSQL only: SQLite has no network.
+	 */
+	@Bean
+	static BeanPostProcessor claimAnswerLoss(Environment environment) {
+		double share = environment.getProperty("fault.claim-answer-loss", Double.class, 0.0);
+		return new BeanPostProcessor() {
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				return share > 0 && bean instanceof HikariDataSource pool && pool.getJdbcUrl().startsWith("jdbc:postgresql:")
+						? ClaimAnswerLoss.losing(pool, share) : bean;
 			}
 		};
 	}
