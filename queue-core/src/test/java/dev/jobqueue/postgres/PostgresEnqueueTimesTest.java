@@ -12,10 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -23,7 +21,7 @@ import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.contract.Greeting;
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.PostgresQueueFixture;
 import dev.jobqueue.support.QueueFixture;
 
 /**
@@ -34,45 +32,27 @@ import dev.jobqueue.support.QueueFixture;
  */
 class PostgresEnqueueTimesTest {
 
-	private static PostgresTestDatabase database;
+	@RegisterExtension
+	static final PostgresQueueFixture postgres = new PostgresQueueFixture(4);
 
-	private QueueFixture fixture;
-
-	@BeforeEach
-	void setUp() {
-		if (database == null) {
-			database = new PostgresTestDatabase(4);
-		}
-		fixture = new QueueFixture(database);
-	}
-
-	@AfterEach
-	void tearDown() {
-		fixture.close();
-	}
-
-	@AfterAll
-	static void closeDatabase() {
-		if (database != null) {
-			database.close();
-			database = null;
-		}
+	private static QueueFixture fixture() {
+		return postgres.fixture();
 	}
 
 	@Test
 	void jobsEnqueuedASecondIntoATransactionAreCreatedAndDueAtTheirStatementsTimeNotTheTransactionsStart() {
 		List<Long> ids = new ArrayList<>();
-		Instant start = fixture.transactions().execute(status -> {
+		Instant start = fixture().transactions().execute(status -> {
 			Instant transactionStart = transactionStartAfterASecondOfWork();
-			ids.add(fixture.queue().enqueue("greet", new Greeting("single", 1)));
-			ids.add(fixture.queue().enqueue("greet", new Greeting("keyed", 2), EnqueueOptions.defaults().uniqueKey("k-1")));
-			ids.addAll(fixture.queue().enqueueAll(List.of(new NewJobRequest("greet", new Greeting("copied", 3)),
+			ids.add(fixture().queue().enqueue("greet", new Greeting("single", 1)));
+			ids.add(fixture().queue().enqueue("greet", new Greeting("keyed", 2), EnqueueOptions.defaults().uniqueKey("k-1")));
+			ids.addAll(fixture().queue().enqueueAll(List.of(new NewJobRequest("greet", new Greeting("copied", 3)),
 					new NewJobRequest("greet", new Greeting("batch keyed", 4), EnqueueOptions.defaults().uniqueKey("k-2")))));
 			return transactionStart;
 		});
 
 		for (long id : ids) {
-			Job job = fixture.job(id);
+			Job job = fixture().job(id);
 			assertThat(job.createdAt()).as("created_at of job %d", id).isAfterOrEqualTo(start.plusSeconds(1));
 			assertThat(job.runAt()).as("run_at of job %d", id).isAfterOrEqualTo(start.plusSeconds(1));
 		}
@@ -80,11 +60,11 @@ class PostgresEnqueueTimesTest {
 
 	@Test
 	void aJobDueByItsStatementsTimeIsNotifiedThoughItWasNotDueWhenTheTransactionStarted() throws SQLException {
-		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+		try (Connection listening = DriverManager.getConnection(postgres.database().jdbcUrl())) {
 			listen(listening);
-			fixture.transactions().executeWithoutResult(status -> {
+			fixture().transactions().executeWithoutResult(status -> {
 				Instant runAt = transactionStartAfterASecondOfWork().plusMillis(500);
-				fixture.queue().enqueue("greet", new Greeting("single", 1), EnqueueOptions.defaults().queue("single").runAt(runAt));
+				fixture().queue().enqueue("greet", new Greeting("single", 1), EnqueueOptions.defaults().queue("single").runAt(runAt));
 			});
 
 			assertThat(receive(listening)).containsExactly("single");
@@ -93,11 +73,11 @@ class PostgresEnqueueTimesTest {
 
 	@Test
 	void aBatchNotifiesTheQueuesWithAJobDueByTheDatabasesClockAndNoOther() throws SQLException {
-		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+		try (Connection listening = DriverManager.getConnection(postgres.database().jdbcUrl())) {
 			listen(listening);
-			fixture.transactions().executeWithoutResult(status -> {
+			fixture().transactions().executeWithoutResult(status -> {
 				Instant start = transactionStartAfterASecondOfWork();
-				fixture.queue().enqueueAll(List.of(
+				fixture().queue().enqueueAll(List.of(
 						new NewJobRequest("greet", new Greeting("a", 1), EnqueueOptions.defaults().queue("due").runAt(start.plusMillis(500))),
 						new NewJobRequest("greet", new Greeting("b", 2),
 								EnqueueOptions.defaults().queue("keyed").runAt(start.plusMillis(500)).uniqueKey("k-3")),
@@ -111,8 +91,8 @@ class PostgresEnqueueTimesTest {
 
 	/** The transaction's now(), read after the transaction has spent a second on the server. */
 	private Instant transactionStartAfterASecondOfWork() {
-		fixture.jdbc().sql("SELECT pg_sleep(1)").query((rs, n) -> 1).single();
-		return fixture.jdbc().sql("SELECT now()").query(Timestamp.class).single().toInstant();
+		fixture().jdbc().sql("SELECT pg_sleep(1)").query((rs, n) -> 1).single();
+		return fixture().jdbc().sql("SELECT now()").query(Timestamp.class).single().toInstant();
 	}
 
 	private static void listen(Connection connection) throws SQLException {

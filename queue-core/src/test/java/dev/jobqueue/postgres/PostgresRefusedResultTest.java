@@ -13,17 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.support.CountingListener;
-import dev.jobqueue.support.PostgresTestDatabase;
+import dev.jobqueue.support.PostgresQueueFixture;
 import dev.jobqueue.support.QueueFixture;
 
 /**
@@ -35,29 +33,11 @@ class PostgresRefusedResultTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static PostgresTestDatabase database;
+	@RegisterExtension
+	static final PostgresQueueFixture postgres = new PostgresQueueFixture(32);
 
-	private QueueFixture fixture;
-
-	@BeforeEach
-	void setUp() {
-		if (database == null) {
-			database = new PostgresTestDatabase();
-		}
-		fixture = new QueueFixture(database);
-	}
-
-	@AfterEach
-	void tearDown() {
-		fixture.close();
-	}
-
-	@AfterAll
-	static void closeDatabase() {
-		if (database != null) {
-			database.close();
-			database = null;
-		}
+	private static QueueFixture fixture() {
+		return postgres.fixture();
 	}
 
 	@Test
@@ -65,30 +45,30 @@ class PostgresRefusedResultTest {
 		int jobs = 6;
 		CountDownLatch together = new CountDownLatch(jobs);
 		Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
-		fixture.handle("number", Greeting.class, (greeting, context) -> {
+		fixture().handle("number", Greeting.class, (greeting, context) -> {
 			calls.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
 			together.countDown();
 			together.await(WAIT.toSeconds(), TimeUnit.SECONDS);
 			return greeting.name().equals("guilty") ? new BigDecimal("1E+1000000") : BigDecimal.ONE;
 		});
 		// A long lease: a job that ends in time was not left to the reaper.
-		fixture.startRuntime(QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)),
+		fixture().startRuntime(QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)),
 				new CountingListener());
-		long guilty = fixture.queue().enqueue("number", new Greeting("guilty", 0),
+		long guilty = fixture().queue().enqueue("number", new Greeting("guilty", 0),
 				EnqueueOptions.defaults().maxAttempts(1));
 		List<Long> innocent = IntStream.range(1, jobs)
-			.mapToObj(i -> fixture.queue().enqueue("number", new Greeting("innocent-" + i, i)))
+			.mapToObj(i -> fixture().queue().enqueue("number", new Greeting("innocent-" + i, i)))
 			.toList();
 
-		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(guilty)).isEqualTo(JobState.dead));
-		Job dead = fixture.job(guilty);
+		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture().state(guilty)).isEqualTo(JobState.dead));
+		Job dead = fixture().job(guilty);
 		assertThat(dead.lastError()).contains("value overflows numeric format");
 		assertThat(dead.errors()).singleElement()
 			.satisfies(entry -> assertThat(entry.message()).contains("value overflows numeric format"));
 		await().atMost(WAIT).untilAsserted(() -> assertThat(innocent)
-			.allSatisfy(id -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded)));
+			.allSatisfy(id -> assertThat(fixture().state(id)).isEqualTo(JobState.succeeded)));
 		innocent.forEach(id -> {
-			assertThat(fixture.job(id).attempt()).isEqualTo(1);
+			assertThat(fixture().job(id).attempt()).isEqualTo(1);
 			assertThat(calls.get(id)).hasValue(1);
 		});
 	}
