@@ -118,6 +118,16 @@ final class QueuePoller {
 		catch (RuntimeException ex) {
 			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their first heartbeat will: {}",
 					jobs.size(), queue, ex.toString());
+			keepInterrupt(ex);
+		}
+	}
+
+	/** A stop that interrupted the confirmation must still end the loop, whatever the store made of it. */
+	private static void keepInterrupt(Throwable error) {
+		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
