@@ -46,7 +46,8 @@ public abstract class AbstractFlywayCoexistenceTests {
 			assertBothSchemas(context);
 			// Our history starts with a baseline: the schema already held the application's tables.
 			assertThat(descriptions(context, "jobqueue_schema_history")).containsExactly("<< Flyway Baseline >>",
-					"create job table", "lease index by expiry", "error history", "attempt given back once");
+					"create job table", "lease index by expiry", "error history", "attempt given back once",
+					"claim confirmation");
 		});
 	}
 
