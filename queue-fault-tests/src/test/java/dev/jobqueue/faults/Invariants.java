@@ -136,7 +136,7 @@ final class Invariants {
 				count("""
 						SELECT count(*) FROM fault_audit WHERE old_state = 'running' AND new_state = 'ready'
 						  AND new_attempt = old_attempt - 1
-						  AND error NOT LIKE '% before its worker confirmed the claim'"""));
+						  AND (error IS NULL OR error NOT LIKE '% before its worker confirmed the claim')"""));
 	}
 
 	private long count(String sql) {
