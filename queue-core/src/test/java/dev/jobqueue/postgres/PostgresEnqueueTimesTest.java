@@ -1,11 +1,12 @@
 package dev.jobqueue.postgres;
 
+import static dev.jobqueue.support.ReadyNotifications.listen;
+import static dev.jobqueue.support.ReadyNotifications.receive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,8 +15,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
@@ -93,26 +92,5 @@ class PostgresEnqueueTimesTest {
 	private Instant transactionStartAfterASecondOfWork() {
 		fixture().jdbc().sql("SELECT pg_sleep(1)").query((rs, n) -> 1).single();
 		return fixture().jdbc().sql("SELECT now()").query(Timestamp.class).single().toInstant();
-	}
-
-	private static void listen(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("LISTEN jobqueue_ready");
-		}
-	}
-
-	/** What arrives within a second of the commit. */
-	private static List<String> receive(Connection connection) throws SQLException {
-		List<String> payloads = new ArrayList<>();
-		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-		while (System.nanoTime() < deadline) {
-			PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(100);
-			if (notifications != null) {
-				for (PGNotification notification : notifications) {
-					payloads.add(notification.getParameter());
-				}
-			}
-		}
-		return payloads;
 	}
 }

@@ -1,12 +1,13 @@
 package dev.jobqueue.postgres;
 
+import static dev.jobqueue.support.ReadyNotifications.listen;
+import static dev.jobqueue.support.ReadyNotifications.receive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import javax.sql.DataSource;
 
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -231,26 +230,5 @@ class PostgresNotificationTest {
 			.sql("SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN jobqueue_ready' AND pid <> pg_backend_pid()")
 			.query(Integer.class)
 			.list();
-	}
-
-	private static void listen(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("LISTEN jobqueue_ready");
-		}
-	}
-
-	/** What arrives within a second. */
-	private static List<String> receive(Connection connection) throws SQLException {
-		List<String> payloads = new ArrayList<>();
-		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-		while (System.nanoTime() < deadline) {
-			PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(100);
-			if (notifications != null) {
-				for (PGNotification notification : notifications) {
-					payloads.add(notification.getParameter());
-				}
-			}
-		}
-		return payloads;
 	}
 }
