@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.jobqueue.runtime.QueueNames;
-
 /**
  * How one job is enqueued. Immutable: every {@code with…} method returns a copy, and checks its
  * argument at once, naming the option it rejects.

@@ -37,4 +37,9 @@ final class Validate {
 		isTrue(value != null && !value.isNegative() && !value.isZero(), option, "must be a positive duration, was " + value);
 		return value;
 	}
+
+	static Duration notNegative(Duration value, String option) {
+		isTrue(value != null && !value.isNegative(), option, "must not be negative, was " + value);
+		return value;
+	}
 }

@@ -14,12 +14,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
 import dev.jobqueue.store.postgres.PostgresNotificationListener;
@@ -58,7 +58,7 @@ final class JobqueueContender implements Contender {
 					return null;
 				}, "the benchmark's no-op handler"));
 		this.queue = new JdbcJobQueue(store, JsonMapper.builder().build(), handlers,
-				RuntimeSettings.defaults().retryPolicy(), JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE,
+				RuntimeSettings.defaults(), JobListener.NONE,
 				this::wakeLocally);
 	}
 
@@ -92,7 +92,7 @@ final class JobqueueContender implements Contender {
 	@Override
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
-		RuntimeSettings settings = RuntimeSettings.defaults().withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS));
+		RuntimeSettings settings = RuntimeSettings.builder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS)).build();
 		// As the starter wires them: on SQLite, handlers' transactions are the application's, deferred.
 		DataSource workers = database.dataSource();
 		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(workers));

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 

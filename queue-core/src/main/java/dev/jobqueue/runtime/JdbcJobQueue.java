@@ -20,6 +20,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import tools.jackson.core.JacksonException;
@@ -31,9 +32,6 @@ import tools.jackson.databind.json.JsonMapper;
  * happens before any SQL is sent, so a rejected enqueue leaves the caller's transaction usable.
  */
 public final class JdbcJobQueue implements JobQueue {
-
-	/** Default largest payload, in characters of JSON. */
-	public static final int DEFAULT_MAX_PAYLOAD_LENGTH = 1024 * 1024;
 
 	private final JobStore store;
 
@@ -53,13 +51,13 @@ public final class JdbcJobQueue implements JobQueue {
 	 * @param wakeup told the queue name once a job is committed, so that a local poller can start it
 	 * without waiting for its next poll
 	 */
-	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RetryPolicy defaultRetryPolicy,
-			int maxPayloadLength, JobListener listener, Consumer<String> wakeup) {
+	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
+			JobListener listener, Consumer<String> wakeup) {
 		this.store = store;
 		this.json = json;
 		this.handlers = handlers;
-		this.defaultRetryPolicy = defaultRetryPolicy;
-		this.maxPayloadLength = maxPayloadLength;
+		this.defaultRetryPolicy = settings.retryPolicy();
+		this.maxPayloadLength = settings.maxPayloadLength();
 		this.listener = listener;
 		this.wakeup = wakeup;
 	}

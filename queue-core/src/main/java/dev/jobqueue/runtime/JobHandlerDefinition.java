@@ -22,7 +22,6 @@ public record JobHandlerDefinition(String kind, String queue, Type payloadType, 
 		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout) {
 
 	public JobHandlerDefinition {
-		QueueNames.requireValid(queue, "queue of " + description);
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
 			throw new IllegalArgumentException("timeout of " + description + " must be positive, was " + timeout);
 		}

@@ -8,6 +8,7 @@ import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobListener.Outcome;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import ch.qos.logback.classic.Level;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
@@ -58,7 +58,7 @@ public abstract class ContentionContractTest {
 				.mapToObj(i -> new NewJobRequest("count", new Greeting("job", i)))
 				.toList());
 		}
-		RuntimeSettings settings = QueueFixture.SETTINGS.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS));
+		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS)).build();
 
 		try (LogCapture log = new LogCapture()) {
 			IntStream.range(0, RUNTIMES).forEach(i -> fixture.startRuntime(settings, new CountingListener()));
@@ -86,7 +86,7 @@ public abstract class ContentionContractTest {
 		fixture.queue().enqueueAll(IntStream.range(0, 400)
 			.mapToObj(i -> new NewJobRequest("slow", new Greeting("job", i)))
 			.toList());
-		fixture.startRuntime(QueueFixture.SETTINGS.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 4)),
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 4)).build(),
 				new CountingListener());
 
 		long mostRunning = 0;

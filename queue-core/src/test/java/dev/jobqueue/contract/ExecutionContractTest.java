@@ -258,7 +258,7 @@ public abstract class ExecutionContractTest {
 			return "done";
 		});
 		// A lease far longer than the wait: only the handler's own completion can finish the job.
-		fixture.startRuntime(QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)),
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build(),
 				new CountingListener());
 
 		long id = fixture.queue().enqueue("interrupted", new Greeting("Ada", 1));
@@ -297,8 +297,8 @@ public abstract class ExecutionContractTest {
 			}
 			return context.attempt();
 		});
-		var leaving = fixture.startRuntime(QueueFixture.SETTINGS.withShutdownTimeout(Duration.ofMillis(200))
-			.withLease(Duration.ofMinutes(5), Duration.ofSeconds(1)), new CountingListener());
+		var leaving = fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().shutdownTimeout(Duration.ofMillis(200))
+			.lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build(), new CountingListener());
 		long id = fixture.queue().enqueue("long", new Greeting("Ada", 1));
 		await().atMost(WAIT).until(() -> firstStarted.getCount() == 0);
 		fixture.startRuntime();

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.InterceptedStore;
@@ -33,8 +33,7 @@ public abstract class LeaseFenceContractTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static final RuntimeSettings SETTINGS = QueueFixture.SETTINGS.withLease(Duration.ofSeconds(3),
-			Duration.ofMillis(500));
+	private static final RuntimeSettings SETTINGS = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(3)).heartbeatInterval(Duration.ofMillis(500)).build();
 
 	private final CountDownLatch unhang = new CountDownLatch(1);
 

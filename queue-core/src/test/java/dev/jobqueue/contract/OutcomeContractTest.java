@@ -20,8 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.JdbcJobQueue;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -39,8 +38,7 @@ public abstract class OutcomeContractTest {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	/** Longer than any wait here: a job that ends in time was not left to its lease. */
-	private static final RuntimeSettings LONG_LEASE = QueueFixture.SETTINGS.withLease(Duration.ofMinutes(5),
-			Duration.ofSeconds(1));
+	private static final RuntimeSettings LONG_LEASE = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build();
 
 	private QueueFixture fixture;
 
@@ -58,7 +56,7 @@ public abstract class OutcomeContractTest {
 
 	static Stream<Arguments> unstorableResults() {
 		return Stream.of(Arguments.of("a string holding U+0000", "a\u0000b", "holds U+0000"),
-				Arguments.of("a result over max-result-length", "x".repeat(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH),
+				Arguments.of("a result over max-result-length", "x".repeat(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH),
 						"over jobqueue.max-result-length"));
 	}
 
@@ -123,7 +121,7 @@ public abstract class OutcomeContractTest {
 			return explode(greeting.name());
 		});
 		fixture.handle("after", Greeting.class, (greeting, context) -> threads.put("after", Thread.currentThread()));
-		fixture.startRuntime(LONG_LEASE.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 1)), new CountingListener());
+		fixture.startRuntime(LONG_LEASE.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 1)).build(), new CountingListener());
 
 		long exploded = fixture.queue().enqueue("explode", new Greeting(thrown, 1),
 				EnqueueOptions.defaults().maxAttempts(1));

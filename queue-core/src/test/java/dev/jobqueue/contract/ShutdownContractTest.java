@@ -18,7 +18,7 @@ import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -64,9 +64,9 @@ public abstract class ShutdownContractTest {
 			running.decrementAndGet();
 			return context.attempt();
 		});
-		RuntimeSettings quickStop = QueueFixture.SETTINGS.withShutdownTimeout(Duration.ofMillis(100))
-			.withShutdownGrace(Duration.ofMillis(100))
-			.withLease(Duration.ofSeconds(2), Duration.ofMillis(300));
+		RuntimeSettings quickStop = QueueFixture.SETTINGS.toBuilder().shutdownTimeout(Duration.ofMillis(100))
+			.shutdownGrace(Duration.ofMillis(100))
+			.lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(300)).build();
 		JobRuntime leaving = fixture.startRuntime(quickStop, new CountingListener());
 		long id = fixture.queue().enqueue("stubborn", new Greeting("Ada", 1));
 		await().atMost(WAIT).until(() -> started.getCount() == 0);
@@ -95,8 +95,8 @@ public abstract class ShutdownContractTest {
 			return null;
 		});
 		long id = fixture.queue().enqueue("long", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(2));
-		RuntimeSettings quickStop = QueueFixture.SETTINGS.withShutdownTimeout(Duration.ofMillis(50))
-			.withShutdownGrace(WAIT);
+		RuntimeSettings quickStop = QueueFixture.SETTINGS.toBuilder().shutdownTimeout(Duration.ofMillis(50))
+			.shutdownGrace(WAIT).build();
 
 		int[] attemptsAfterEachStop = new int[3];
 		for (int deploy = 0; deploy < 3; deploy++) {

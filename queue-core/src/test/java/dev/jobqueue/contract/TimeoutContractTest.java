@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -69,7 +69,7 @@ public abstract class TimeoutContractTest {
 			}
 			return context.attempt();
 		});
-		fixture.startRuntime(QueueFixture.SETTINGS.withDefaultTimeout(TIMEOUT), new CountingListener());
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().defaultTimeout(TIMEOUT).build(), new CountingListener());
 
 		long id = fixture.queue().enqueue("slow", new Greeting("Ada", 1));
 
@@ -91,7 +91,7 @@ public abstract class TimeoutContractTest {
 			}
 			return firstStillRunning.get() ? "again while the first still ran" : "again";
 		});
-		RuntimeSettings settings = QueueFixture.SETTINGS.withLease(Duration.ofSeconds(2), Duration.ofMillis(300));
+		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(300)).build();
 		fixture.startRuntime(settings, new CountingListener());
 		fixture.startRuntime(settings, new CountingListener());
 

@@ -15,7 +15,7 @@ import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
-import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
@@ -54,8 +54,7 @@ class PostgresCrashTest {
 		jdbc.sql("""
 				CREATE TABLE test_execution (id bigserial PRIMARY KEY, job_id bigint NOT NULL, worker text NOT NULL,
 				                             started_at bigint NOT NULL, finished_at bigint)""").update();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RetryPolicy.DEFAULT,
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		queue.enqueueAll(IntStream.range(0, JOBS).mapToObj(i -> new NewJobRequest("work", new Greeting("job", 10))).toList());
 

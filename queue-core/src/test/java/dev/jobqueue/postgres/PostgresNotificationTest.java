@@ -26,7 +26,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.store.postgres.PostgresNotificationListener;
@@ -47,7 +47,7 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresNotificationTest {
 
-	private static final RuntimeSettings SLOW_POLL = QueueFixture.SETTINGS.withPollInterval(Duration.ofMinutes(1));
+	private static final RuntimeSettings SLOW_POLL = QueueFixture.SETTINGS.toBuilder().pollInterval(Duration.ofMinutes(1)).build();
 
 	/** Well under the poll interval, and generous for a 2-core machine busy with other builds. */
 	private static final Duration QUICK = Duration.ofSeconds(5);

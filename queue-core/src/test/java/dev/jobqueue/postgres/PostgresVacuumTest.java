@@ -16,7 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.LogCapture;

@@ -14,6 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
@@ -31,11 +32,10 @@ class JobRuntimeRoleFailureTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.withLease(Duration.ofSeconds(2),
-			Duration.ofMillis(100))
-		.withPruneInterval(Duration.ofMillis(50))
-		.withVacuumInterval(Duration.ofMillis(50))
-		.withReaperInterval(Duration.ofMillis(50));
+	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(100))
+		.pruneInterval(Duration.ofMillis(50))
+		.vacuumInterval(Duration.ofMillis(50))
+		.reaperInterval(Duration.ofMillis(50)).build();
 
 	private final SqliteTestDatabase database = new SqliteTestDatabase();
 
@@ -44,7 +44,7 @@ class JobRuntimeRoleFailureTest {
 	private final HandlerRegistry handlers = new HandlerRegistry();
 
 	private final JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, handlers,
-			FAST.retryPolicy(), JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, CountingListener.NONE, name -> {
+			FAST, CountingListener.NONE, name -> {
 			});
 
 	private final CountDownLatch release = new CountDownLatch(1);

@@ -14,6 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import ch.qos.logback.classic.Level;
 import dev.jobqueue.JobListener;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
@@ -43,7 +44,7 @@ class JobRuntimeVacuumTest {
 
 	@Test
 	void theVacuumerAsksTheStoreEveryIntervalWithItsThreshold() {
-		start(QueueFixture.SETTINGS.withVacuumInterval(Duration.ofMillis(50)), false);
+		start(QueueFixture.SETTINGS.toBuilder().vacuumInterval(Duration.ofMillis(50)).build(), false);
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> vacuumThresholds.size() >= 3);
 		assertThat(vacuumThresholds).containsOnly(Vacuumer.DEAD_ROW_THRESHOLD);
@@ -52,7 +53,7 @@ class JobRuntimeVacuumTest {
 	@Test
 	void aVacuumThatFailsIsLoggedAndRunsAgainAtTheNextInterval() {
 		try (LogCapture logs = new LogCapture()) {
-			start(QueueFixture.SETTINGS.withVacuumInterval(Duration.ofMillis(50)), true);
+			start(QueueFixture.SETTINGS.toBuilder().vacuumInterval(Duration.ofMillis(50)).build(), true);
 
 			await().atMost(Duration.ofSeconds(10)).until(() -> vacuumThresholds.size() >= 2);
 			assertThat(logs.messagesAtLeast(Level.WARN))
@@ -63,7 +64,7 @@ class JobRuntimeVacuumTest {
 
 	@Test
 	void aVacuumIntervalOfZeroNeverAsksTheStore() {
-		start(QueueFixture.SETTINGS.withVacuumInterval(Duration.ZERO).withReaperInterval(Duration.ofMillis(20)), false);
+		start(QueueFixture.SETTINGS.toBuilder().vacuumInterval(Duration.ZERO).reaperInterval(Duration.ofMillis(20)).build(), false);
 
 		// The reaper's runs show that the maintenance threads are working meanwhile.
 		await().atMost(Duration.ofSeconds(10)).until(() -> reaperRuns.get() >= 10);

@@ -19,7 +19,7 @@ import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
-import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
@@ -71,8 +71,7 @@ class SqliteMultiProcessTest {
 		jdbc.sql("""
 				CREATE TABLE test_execution (id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, worker TEXT NOT NULL,
 				                             started_at INTEGER NOT NULL, finished_at INTEGER)""").update();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RetryPolicy.DEFAULT,
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		for (int from = 0; from < BACKLOG; from += 1000) {
 			queue.enqueueAll(IntStream.range(from, from + 1000)

@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
-import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
@@ -71,8 +71,7 @@ class SqliteTransactionalHandlerProcessTest {
 
 	@Test
 	void longTransactionalHandlersStopNoOtherWriterSoNoJobIsReapedAndEnqueuesStayQuick() throws Exception {
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RetryPolicy.DEFAULT,
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		try (WorkerProcesses processes = new WorkerProcesses()) {
 			List<String> workers = List.of("worker-1", "worker-2");

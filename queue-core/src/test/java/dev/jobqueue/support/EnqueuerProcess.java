@@ -6,9 +6,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
-import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 
@@ -32,7 +32,7 @@ public final class EnqueuerProcess {
 		config.setJdbcUrl(url);
 		config.setMaximumPoolSize(2);
 		JobQueue queue = new JdbcJobQueue(JobStores.forDataSource(new HikariDataSource(config)), QueueFixture.JSON,
-				new HandlerRegistry(), RetryPolicy.DEFAULT, JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE,
+				new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE,
 				name -> {
 				});
 		long period = 1_000_000_000L / perSecond;

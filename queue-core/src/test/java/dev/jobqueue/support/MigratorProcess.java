@@ -7,7 +7,7 @@ import java.nio.file.StandardCopyOption;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
 
 /**

@@ -9,7 +9,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 

@@ -18,7 +18,7 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,12 +29,12 @@ import tools.jackson.databind.json.JsonMapper;
 public final class QueueFixture implements AutoCloseable {
 
 	/** Quick settings for tests: short poll, lease and reaper intervals, fast retries. */
-	public static final RuntimeSettings SETTINGS = RuntimeSettings.defaults()
-		.withPollInterval(Duration.ofMillis(100))
-		.withLease(Duration.ofSeconds(5), Duration.ofSeconds(1))
-		.withReaperInterval(Duration.ofMillis(200))
-		.withShutdownTimeout(Duration.ofSeconds(5))
-		.withRetryPolicy(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.0));
+	public static final RuntimeSettings SETTINGS = RuntimeSettings.builder()
+		.pollInterval(Duration.ofMillis(100))
+		.lease(Duration.ofSeconds(5)).heartbeatInterval(Duration.ofSeconds(1))
+		.reaperInterval(Duration.ofMillis(200))
+		.shutdownTimeout(Duration.ofSeconds(5))
+		.retryPolicy(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.0)).build();
 
 	public static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -49,8 +49,7 @@ public final class QueueFixture implements AutoCloseable {
 	public QueueFixture(TestDatabase database) {
 		this.database = database;
 		database.reset();
-		this.queue = new JdbcJobQueue(database.store(), JSON, handlers, SETTINGS.retryPolicy(),
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, CountingListener.NONE,
+		this.queue = new JdbcJobQueue(database.store(), JSON, handlers, SETTINGS, CountingListener.NONE,
 				name -> runtimes.forEach(runtime -> runtime.wake(name)));
 	}
 

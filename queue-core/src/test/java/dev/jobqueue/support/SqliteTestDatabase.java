@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
 
 /**

@@ -11,12 +11,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.JobListener;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
 import dev.jobqueue.store.sqlite.SqliteDataSources;
@@ -74,11 +74,11 @@ public final class WorkerProcess {
 						.update();
 					return null;
 				}, "the long transactional handler of " + worker));
-		RuntimeSettings settings = RuntimeSettings.defaults()
-			.withQueues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
-			.withPollInterval(Duration.ofMillis(100))
-			.withLease(lease, lease.dividedBy(4))
-			.withReaperInterval(Duration.ofMillis(250));
+		RuntimeSettings settings = RuntimeSettings.builder()
+			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
+			.pollInterval(Duration.ofMillis(100))
+			.lease(lease).heartbeatInterval(lease.dividedBy(4))
+			.reaperInterval(Duration.ofMillis(250)).build();
 		JobStore store = JobStores.forDataSource(dataSource);
 		// As the starter makes them: on SQLite, deferred and run again when SQLite refuses the first write.
 		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));

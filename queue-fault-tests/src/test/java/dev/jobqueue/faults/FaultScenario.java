@@ -19,7 +19,7 @@ import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
-import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.faults.app.Probe;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
@@ -63,7 +63,7 @@ abstract class FaultScenario {
 	void emptyQueue() {
 		database.reset();
 		queue = new JdbcJobQueue(database.store(), JsonMapper.builder().build(),
-				new HandlerRegistry(), RetryPolicy.DEFAULT, JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE,
+				new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE,
 				name -> {
 				});
 	}

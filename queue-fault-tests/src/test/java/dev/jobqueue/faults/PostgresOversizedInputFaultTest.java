@@ -15,9 +15,9 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.autoconfigure.JobQueueAutoConfiguration;
 import dev.jobqueue.faults.app.Probe;
-import dev.jobqueue.runtime.JdbcJobQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -36,7 +36,7 @@ class PostgresOversizedInputFaultTest extends FaultScenario {
 
 	@Test
 	void aPayloadOverTheMaximumIsRefusedBeforeAnySqlAndTheCallersTransactionStaysUsable() {
-		assertThat(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH).as("documented default, characters of JSON")
+		assertThat(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH).as("documented default, characters of JSON")
 			.isEqualTo(1_048_576);
 		CountingDataSource counting = new CountingDataSource(database.dataSource());
 		new ApplicationContextRunner()

@@ -23,9 +23,9 @@ class PostgresUnsafeConfigurationFaultTest extends FaultScenario {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			jobqueue.queues[mail'; DROP TABLE jobqueue_job; --].concurrency=2 | jobqueue.queues.mail'; DROP TABLE jobqueue_job; -- names a queue that must match [A-Za-z0-9_.-]{1,100}
-			jobqueue.queues[mail queue].concurrency=2                         | jobqueue.queues.mail queue names a queue that must match
-			jobqueue.queues[mail\\nINFO forged log line].concurrency=2        | names a queue that must match
+			jobqueue.queues[mail'; DROP TABLE jobqueue_job; --].concurrency=2 | jobqueue.queues.mail'; DROP TABLE jobqueue_job; --: queue must match [A-Za-z0-9_.-]{1,100}
+			jobqueue.queues[mail queue].concurrency=2                         | jobqueue.queues.mail queue: queue must match
+			jobqueue.queues[mail\\nINFO forged log line].concurrency=2        | : queue must match
 			jobqueue.dialect=postgresql; DROP TABLE jobqueue_job              | jobqueue.dialect must be one of [postgresql
 			jobqueue.dialect=../../etc                                        | jobqueue.dialect must be one of
 			""")

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.faults.app.SqliteWriterName;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.SqliteTestDatabase;

@@ -11,7 +11,7 @@ import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.ClassUtils;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.sqlite.SqliteDataSources;
 
 /**
@@ -30,10 +30,9 @@ final class HandlerTransactions {
 	private HandlerTransactions() {
 	}
 
-	static TransactionOperations on(JobStore store, DataSource dataSource,
+	static TransactionOperations on(Dialect dialect, DataSource dataSource,
 			ObjectProvider<PlatformTransactionManager> managers) {
-		TransactionOperations transactions = on(dataSource, managers);
-		return "sqlite".equals(store.vendor()) ? SqliteDataSources.forHandlers(transactions) : transactions;
+		return dialect.handlerTransactions(on(dataSource, managers));
 	}
 
 	static TransactionOperations on(DataSource dataSource, ObjectProvider<PlatformTransactionManager> managers) {

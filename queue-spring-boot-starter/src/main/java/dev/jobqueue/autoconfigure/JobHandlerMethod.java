@@ -2,13 +2,13 @@ package dev.jobqueue.autoconfigure;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Type;
 import java.time.Duration;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
+import dev.jobqueue.HandlerOptions;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.JobHandlerDefinition;
@@ -45,7 +45,7 @@ final class JobHandlerMethod {
 		handler.findParameters();
 		ReflectionUtils.makeAccessible(method);
 		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
-				handler.require(annotation.queue(), "queue"), method.getGenericParameterTypes()[handler.payloadIndex],
+				handler.queue(annotation.queue()), method.getGenericParameterTypes()[handler.payloadIndex],
 				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
 				handler.description, handler.timeout(annotation.timeout()));
 	}
@@ -81,6 +81,15 @@ final class JobHandlerMethod {
 			throw invalid("names no " + attribute, null);
 		}
 		return value;
+	}
+
+	private String queue(String queue) {
+		try {
+			return HandlerOptions.defaults().queue(require(queue, "queue")).queue();
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid("names an invalid queue: " + ex.getMessage(), ex);
+		}
 	}
 
 	private IllegalStateException invalid(String problem, Exception cause) {

@@ -26,17 +26,19 @@ import org.springframework.util.function.SingletonSupplier;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.spring.JobHandler;
+import dev.jobqueue.spring.JobQueueCustomizer;
 import dev.jobqueue.spring.JobQueueDataSource;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
-import dev.jobqueue.store.postgres.PostgresNotificationListener;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
 import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.SqliteJobStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -78,6 +80,15 @@ public final class JobQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	RuntimeSettings jobQueueRuntimeSettings(JobQueueProperties properties,
+			ObjectProvider<JobQueueCustomizer> customizers) {
+		RuntimeSettings.Builder settings = properties.runtimeSettings();
+		customizers.orderedStream().forEach(customizer -> customizer.customize(settings));
+		return settings.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	HandlerRegistry jobHandlerRegistry(JobQueueProperties properties) {
 		HandlerRegistry registry = new HandlerRegistry();
 		properties.getExternalKinds().forEach(registry::declareExternal);
@@ -86,22 +97,23 @@ public final class JobQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobHandlerMethodProcessor jobHandlerMethodProcessor(HandlerRegistry handlers, JobQueueProperties properties) {
-		Set<String> workedQueues = properties.getWorker().isEnabled() ? properties.getQueues().keySet() : Set.of();
-		return new JobHandlerMethodProcessor(handlers, properties.getRetry().toRetryPolicy(), workedQueues);
+	JobHandlerMethodProcessor jobHandlerMethodProcessor(HandlerRegistry handlers, JobQueueProperties properties,
+			RuntimeSettings settings) {
+		Set<String> workedQueues = properties.getWorker().isEnabled() ? settings.queues().keySet() : Set.of();
+		return new JobHandlerMethodProcessor(handlers, settings.retryPolicy(), workedQueues);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@DependsOnDatabaseInitialization
-	JobQueue jobQueue(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
+	JobQueue jobQueue(JobStore store, HandlerRegistry handlers, RuntimeSettings settings,
 			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
 			ObjectProvider<JobRuntime> runtime) {
 		// Looked up at the first enqueue, not now: the workers may not exist yet, and never do on an
 		// enqueue-only node. Once found, kept, so that a commit never looks up a bean (even while closing).
 		SingletonSupplier<JobRuntime> localRuntime = SingletonSupplier.of(runtime::getIfAvailable);
-		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, properties.getRetry().toRetryPolicy(),
-				properties.getMaxPayloadLength(), JobListeners.of(listeners), queue -> {
+		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, settings, JobListeners.of(listeners),
+				queue -> {
 					JobRuntime local = localRuntime.get();
 					if (local != null) {
 						local.wake(queue);
@@ -117,35 +129,35 @@ public final class JobQueueAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RuntimeConnections jobQueueRuntimeConnections(JobStore store, JobQueueProperties properties,
+		RuntimeConnections jobQueueRuntimeConnections(JobStore store, RuntimeSettings settings,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
 			return RuntimeConnections.forRuntime(QueueDataSource.resolve(queueDataSource, dataSource), store,
-					properties);
+					settings);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		@DependsOnDatabaseInitialization
 		JobRuntime jobRuntime(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
-				ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
+				RuntimeSettings settings, ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
 				ObjectProvider<PlatformTransactionManager> transactionManagers,
 				ObjectProvider<WakeupSource> wakeupSources, RuntimeConnections connections,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
 			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
-			JobRuntime runtime = new JobRuntime(store, connections.ownStore(store, properties), handlers,
-					PayloadJson.mapper(jsonMapper), properties.toRuntimeSettings(), JobListeners.of(listeners),
-					HandlerTransactions.on(store, resolved, transactionManagers));
+			Dialect dialect = JobStores.dialect(store.vendor());
+			JobStore ownStore = connections.ownStore(store, dialect, settings, properties.isNotify());
+			JobRuntime runtime = new JobRuntime(store, ownStore, handlers, PayloadJson.mapper(jsonMapper), settings,
+					JobListeners.of(listeners), HandlerTransactions.on(dialect, resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
-			if ("postgresql".equals(store.vendor()) && properties.isNotify()) {
-				// Jobs that other nodes enqueue wake these workers at once, through LISTEN on one connection.
-				runtime.addWakeupSource(new PostgresNotificationListener(connections.dataSource(),
-						properties.getQueues().keySet()));
+			// Jobs that other processes enqueue wake these workers at once: through LISTEN on one connection
+			// (PostgreSQL), or within milliseconds of their commit to the same file (SQLite).
+			WakeupSource wakeups = dialect.wakeups(connections.dataSource(), settings.queues().keySet(),
+					properties.isNotify());
+			if (wakeups != null) {
+				runtime.addWakeupSource(wakeups);
 			}
-			if ("sqlite".equals(store.vendor())) {
-				warnOfShortSqliteLease(properties);
-				// Jobs that other processes commit to the same file wake these workers within milliseconds.
-				runtime.addWakeupSource(new SqliteChangeWatcher(resolved, properties.getQueues().keySet(),
-						SqliteChangeWatcher.DEFAULT_INTERVAL));
+			if (SqliteJobStore.VENDOR.equals(store.vendor())) {
+				warnOfShortSqliteLease(settings);
 			}
 			return runtime;
 		}
@@ -155,13 +167,13 @@ public final class JobQueueAutoConfiguration {
 		 * that wait plus a heartbeat interval can then run out under a live worker, and its job run twice.
 		 * Legal, as delivery is at-least-once, but rarely meant; hence a warning rather than a failure.
 		 */
-		private static void warnOfShortSqliteLease(JobQueueProperties properties) {
-			Duration needed = properties.getHeartbeatInterval().plus(SqliteDataSources.BUSY_TIMEOUT);
-			if (properties.getLeaseDuration().compareTo(needed) <= 0) {
+		private static void warnOfShortSqliteLease(RuntimeSettings settings) {
+			Duration needed = settings.heartbeatInterval().plus(SqliteDataSources.BUSY_TIMEOUT);
+			if (settings.lease().compareTo(needed) <= 0) {
 				log.warn("jobqueue.lease-duration ({}) is not longer than jobqueue.heartbeat-interval ({}) plus "
 						+ "SQLite's busy timeout ({}): a worker waiting for the write lock may lose the lease of a "
-						+ "job it still runs, and the job run again elsewhere", properties.getLeaseDuration(),
-						properties.getHeartbeatInterval(), SqliteDataSources.BUSY_TIMEOUT);
+						+ "job it still runs, and the job run again elsewhere", settings.lease(),
+						settings.heartbeatInterval(), SqliteDataSources.BUSY_TIMEOUT);
 			}
 		}
 

@@ -12,7 +12,7 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 
 /**
  * Configuration of the queue, under {@code jobqueue.*}. The defaults written here are those of
@@ -284,13 +284,25 @@ public class JobQueueProperties implements Validator {
 		JobQueuePropertiesValidator.validate((JobQueueProperties) target, errors);
 	}
 
-	/** The runtime's settings, from these properties. */
-	RuntimeSettings toRuntimeSettings() {
-		Map<String, Integer> concurrency = new LinkedHashMap<>();
-		queues.forEach((name, queue) -> concurrency.put(name, queue.getConcurrency()));
-		return new RuntimeSettings(concurrency, pollInterval, leaseDuration, heartbeatInterval, reaperInterval,
-				pruneInterval, vacuumInterval, retention.getSucceeded(), retention.getDead(), shutdownTimeout,
-				shutdownGrace, defaultTimeout, retry.toRetryPolicy(), maxErrorLength, maxResultLength);
+	/** The runtime's settings, from these properties, ready for customizers. */
+	RuntimeSettings.Builder runtimeSettings() {
+		RuntimeSettings.Builder settings = RuntimeSettings.builder().queues(Map.of());
+		queues.forEach((name, queue) -> settings.queue(name, queue.getConcurrency()));
+		return settings.pollInterval(pollInterval)
+			.lease(leaseDuration)
+			.heartbeatInterval(heartbeatInterval)
+			.reaperInterval(reaperInterval)
+			.pruneInterval(pruneInterval)
+			.vacuumInterval(vacuumInterval)
+			.finishedRetention(retention.getSucceeded())
+			.deadRetention(retention.getDead())
+			.shutdownTimeout(shutdownTimeout)
+			.shutdownGrace(shutdownGrace)
+			.defaultTimeout(defaultTimeout)
+			.retryPolicy(retry.toRetryPolicy())
+			.maxErrorLength(maxErrorLength)
+			.maxResultLength(maxResultLength)
+			.maxPayloadLength(maxPayloadLength);
 	}
 
 	/** Whether this node runs jobs. */

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 import org.springframework.validation.Errors;
 
-import dev.jobqueue.core.JobStores;
-import dev.jobqueue.runtime.QueueNames;
+import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.dialects.JobStores;
 
 /**
  * Checks {@link JobQueueProperties} as they are bound, so that a bad value fails the startup with the
@@ -59,8 +59,11 @@ final class JobQueuePropertiesValidator {
 	 * refused here, before any connection is opened.
 	 */
 	private static void validateQueue(String name, JobQueueProperties.Queue queue, Errors errors) {
-		if (!QueueNames.isValid(name)) {
-			errors.reject("invalid", "jobqueue.queues." + name + " names a queue that " + QueueNames.problem(name));
+		try {
+			HandlerOptions.defaults().queue(name);
+		}
+		catch (IllegalArgumentException ex) {
+			errors.reject("invalid", "jobqueue.queues." + name + ": " + ex.getMessage());
 			return;
 		}
 		atLeast(errors, "queues[" + name + "].concurrency", "queues." + name + ".concurrency", queue.getConcurrency(), 1);

@@ -6,7 +6,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.dialects.JobStores;
 
 /**
  * Creates and upgrades the queue's tables when the context starts, with our own Flyway run and history

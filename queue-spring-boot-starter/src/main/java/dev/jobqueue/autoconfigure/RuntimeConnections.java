@@ -9,6 +9,8 @@ import org.springframework.util.ClassUtils;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 
@@ -38,8 +40,8 @@ final class RuntimeConnections implements AutoCloseable {
 		this.owned = owned;
 	}
 
-	static RuntimeConnections forRuntime(DataSource application, JobStore store, JobQueueProperties properties) {
-		RuntimeConnections own = HIKARI_PRESENT ? Hikari.forRuntime(application, store, properties) : null;
+	static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
+		RuntimeConnections own = HIKARI_PRESENT ? Hikari.forRuntime(application, store, settings) : null;
 		return own != null ? own : new RuntimeConnections(application, null);
 	}
 
@@ -48,17 +50,14 @@ final class RuntimeConnections implements AutoCloseable {
 		return dataSource;
 	}
 
-	/** The store the runtime's own statements go to, with their timeout on PostgreSQL. */
-	JobStore ownStore(JobStore store, JobQueueProperties properties) {
-		if (store instanceof PostgresJobStore) {
-			return new PostgresJobStore(dataSource, properties.isNotify(), statementTimeout(properties));
-		}
-		return store;
+	/** The store the runtime's own statements go to: on its own pool, if it has one, with their timeout. */
+	JobStore ownStore(JobStore store, Dialect dialect, RuntimeSettings settings, boolean notify) {
+		return owned == null ? store : dialect.store(dataSource, notify, statementTimeout(settings));
 	}
 
 	/** Pollers, heartbeat, completion batcher, reaper, pruner, vacuum, notification listener. */
-	static int ownPoolSize(JobQueueProperties properties) {
-		return properties.getQueues().size() + 6;
+	static int ownPoolSize(RuntimeSettings settings) {
+		return settings.queues().size() + 6;
 	}
 
 	/**
@@ -66,20 +65,20 @@ final class RuntimeConnections implements AutoCloseable {
 	 * pollers, the heartbeat, the completion batcher, the reaper, the pruner, and the change watcher, which
 	 * keeps one for good); below that plus one for a handler, jobs could wait for connections forever.
 	 */
-	static void requireSharedPoolLargeEnough(int maximumPoolSize, JobQueueProperties properties) {
-		int needed = properties.getQueues().size() + 6;
+	static void requireSharedPoolLargeEnough(int maximumPoolSize, RuntimeSettings settings) {
+		int needed = settings.queues().size() + 6;
 		if (maximumPoolSize < needed) {
 			throw new IllegalStateException("spring.datasource.hikari.maximum-pool-size (" + maximumPoolSize
 					+ ") is too small for jobqueue: its runtime shares this pool and needs at least " + needed
-					+ " connections (one per queue in jobqueue.queues, " + properties.getQueues().keySet()
+					+ " connections (one per queue in jobqueue.queues, " + settings.queues().keySet()
 					+ ", plus five of its own and one for a handler). Handlers of jobqueue.queues.<name>.concurrency "
 					+ "threads each hold one while they run: give the pool that many more to avoid waits.");
 		}
 	}
 
 	/** A heartbeat interval: a statement of the runtime that takes longer fails and is tried again. */
-	static Duration statementTimeout(JobQueueProperties properties) {
-		Duration interval = properties.getHeartbeatInterval();
+	static Duration statementTimeout(RuntimeSettings settings) {
+		Duration interval = settings.heartbeatInterval();
 		return interval.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : interval;
 	}
 
@@ -96,19 +95,19 @@ final class RuntimeConnections implements AutoCloseable {
 		private static final Duration SOCKET_MARGIN = Duration.ofSeconds(1);
 
 		/** The runtime's own pool, or null when it shares the application's (then checked here). */
-		static RuntimeConnections forRuntime(DataSource application, JobStore store, JobQueueProperties properties) {
+		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
 			if (!(application instanceof HikariDataSource hikari)) {
 				return null;
 			}
 			if (store instanceof PostgresJobStore) {
-				HikariDataSource pool = ownPool(hikari, properties);
+				HikariDataSource pool = ownPool(hikari, settings);
 				return new RuntimeConnections(pool, pool);
 			}
-			requireSharedPoolLargeEnough(hikari.getMaximumPoolSize(), properties);
+			requireSharedPoolLargeEnough(hikari.getMaximumPoolSize(), settings);
 			return null;
 		}
 
-		private static HikariDataSource ownPool(HikariDataSource application, JobQueueProperties properties) {
+		private static HikariDataSource ownPool(HikariDataSource application, RuntimeSettings settings) {
 			HikariConfig config = new HikariConfig();
 			config.setPoolName(poolName(application) + "-jobqueue");
 			config.setJdbcUrl(application.getJdbcUrl());
@@ -122,12 +121,12 @@ final class RuntimeConnections implements AutoCloseable {
 			config.setSchema(application.getSchema());
 			config.setCatalog(application.getCatalog());
 			config.setConnectionInitSql(application.getConnectionInitSql());
-			config.setDataSourceProperties(socketTimeout(application.getDataSourceProperties(), properties));
-			config.setMaximumPoolSize(ownPoolSize(properties));
+			config.setDataSourceProperties(socketTimeout(application.getDataSourceProperties(), settings));
+			config.setMaximumPoolSize(ownPoolSize(settings));
 			// Opened as needed: most nodes use two at a time (the listener's and one role's).
 			config.setMinimumIdle(1);
 			// A role that cannot get a connection within a heartbeat interval fails its pass and tries again.
-			config.setConnectionTimeout(Math.max(250, statementTimeout(properties).toMillis()));
+			config.setConnectionTimeout(Math.max(250, statementTimeout(settings).toMillis()));
 			// Opens its first connection when a role asks: a server refusing connections at that moment
 			// fails one pass, tried again, not the application's startup.
 			config.setInitializationFailTimeout(-1);
@@ -139,10 +138,10 @@ final class RuntimeConnections implements AutoCloseable {
 		}
 
 		/** The application's driver properties, copied, with PostgreSQL's socket timeout (whole seconds). */
-		private static Properties socketTimeout(Properties application, JobQueueProperties properties) {
+		private static Properties socketTimeout(Properties application, RuntimeSettings settings) {
 			Properties copy = new Properties();
 			copy.putAll(application);
-			long seconds = statementTimeout(properties).plus(SOCKET_MARGIN).toSeconds();
+			long seconds = statementTimeout(settings).plus(SOCKET_MARGIN).toSeconds();
 			copy.setProperty("socketTimeout", Long.toString(seconds));
 			return copy;
 		}

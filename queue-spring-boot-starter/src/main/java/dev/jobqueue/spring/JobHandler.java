@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 
 import org.springframework.core.annotation.AliasFor;
 
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 
 /**
  * Marks a bean method as the handler of one job kind. The method's one non-{@link dev.jobqueue.JobContext}

@@ -18,7 +18,7 @@ import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import io.micrometer.core.instrument.MeterRegistry;

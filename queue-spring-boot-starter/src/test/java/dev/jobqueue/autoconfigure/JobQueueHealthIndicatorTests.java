@@ -18,7 +18,7 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
@@ -34,8 +34,7 @@ class JobQueueHealthIndicatorTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.withLease(Duration.ofSeconds(2),
-			Duration.ofMillis(100));
+	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(100)).build();
 
 	private final SqliteTestDatabase database = new SqliteTestDatabase();
 
@@ -61,8 +60,7 @@ class JobQueueHealthIndicatorTests {
 	@Test
 	void aHeartbeatThatKeepsFailingTurnsHealthDownNamingItUntilItSucceedsAgain() {
 		start();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, handlers, FAST.retryPolicy(),
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, name -> runtime.wake(name));
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, handlers, FAST, JobListener.NONE, name -> runtime.wake(name));
 		queue.enqueue("held", "x");
 		await().atMost(WAIT).until(() -> faults.calls("heartbeat") > 0);
 		assertThat(health().getStatus()).isEqualTo(Status.UP);

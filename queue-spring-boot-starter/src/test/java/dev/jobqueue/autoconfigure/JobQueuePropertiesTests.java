@@ -14,8 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
 import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.runtime.JdbcJobQueue;
-import dev.jobqueue.runtime.RuntimeSettings;
+import dev.jobqueue.RuntimeSettings;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,18 +55,18 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getRetry().getJitter()).isEqualTo(0.2);
 			assertThat(properties.getMaxPayloadLength()).isEqualTo(1024 * 1024);
 			assertThat(properties.getMaxErrorLength()).isEqualTo(16 * 1024);
-			assertThat(properties.getMaxResultLength()).isEqualTo(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH);
+			assertThat(properties.getMaxResultLength()).isEqualTo(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH);
 			// One source of truth: the values above are the core's own defaults.
-			assertThat(properties.toRuntimeSettings()).isEqualTo(RuntimeSettings.defaults());
+			assertThat(properties.runtimeSettings().build()).usingRecursiveComparison().isEqualTo(RuntimeSettings.defaults());
 			assertThat(properties.getRetry().toRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
-			assertThat(properties.getMaxPayloadLength()).isEqualTo(JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH);
+			assertThat(properties.getMaxPayloadLength()).isEqualTo(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH);
 		});
 	}
 
 	@Test
 	void aConfiguredQueueIsAddedBesideTheDefaultOne() {
 		runner.withPropertyValues("jobqueue.queues.mail.concurrency=2", "jobqueue.queues.default.concurrency=3")
-			.run(context -> assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().queues())
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).runtimeSettings().build().queues())
 				.isEqualTo(Map.of("default", 3, "mail", 2)));
 	}
 
@@ -102,7 +101,7 @@ class JobQueuePropertiesTests {
 	@Test
 	void theMaxResultLengthReachesTheRuntime() {
 		runner.withPropertyValues("jobqueue.max-result-length=4096")
-			.run(context -> assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().maxResultLength())
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).runtimeSettings().build().maxResultLength())
 				.isEqualTo(4096));
 	}
 
@@ -110,7 +109,7 @@ class JobQueuePropertiesTests {
 	void aVacuumIntervalOfZeroTurnsTheVacuumOffAndReachesTheRuntimeAsZero() {
 		runner.withPropertyValues("jobqueue.vacuum-interval=0").run(context -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(JobQueueProperties.class).toRuntimeSettings().vacuumInterval()).isZero();
+			assertThat(context.getBean(JobQueueProperties.class).runtimeSettings().build().vacuumInterval()).isZero();
 		});
 	}
 

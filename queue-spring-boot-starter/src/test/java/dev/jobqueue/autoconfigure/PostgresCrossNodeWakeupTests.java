@@ -14,8 +14,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
-import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.spring.JobHandler;
@@ -67,8 +67,7 @@ class PostgresCrossNodeWakeupTests {
 
 	private static JobQueue otherNode(String url) {
 		return new JdbcJobQueue(JobStores.forDataSource(new DriverManagerDataSource(url)),
-				JsonMapper.builder().build(), new HandlerRegistry(), RetryPolicy.DEFAULT,
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, queue -> {
+				JsonMapper.builder().build(), new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, queue -> {
 				});
 	}
 

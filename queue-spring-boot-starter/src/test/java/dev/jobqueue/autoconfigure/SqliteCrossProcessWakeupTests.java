@@ -17,8 +17,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
-import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.core.JobStores;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.spring.JobHandler;
@@ -54,8 +54,7 @@ class SqliteCrossProcessWakeupTests {
 
 	private static JobQueue otherProcess(Path file) {
 		return new JdbcJobQueue(JobStores.forDataSource(new DriverManagerDataSource("jdbc:sqlite:" + file)),
-				JsonMapper.builder().build(), new HandlerRegistry(), RetryPolicy.DEFAULT,
-				JdbcJobQueue.DEFAULT_MAX_PAYLOAD_LENGTH, JobListener.NONE, queue -> {
+				JsonMapper.builder().build(), new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, queue -> {
 				});
 	}
 

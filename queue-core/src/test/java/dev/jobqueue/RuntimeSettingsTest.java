@@ -1,11 +1,11 @@
-package dev.jobqueue.runtime;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+package dev.jobqueue;
 
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class RuntimeSettingsTest {
 
@@ -16,13 +16,13 @@ class RuntimeSettingsTest {
 
 	@Test
 	void aVacuumIntervalOfZeroIsAcceptedAsOff() {
-		assertThat(RuntimeSettings.defaults().withVacuumInterval(Duration.ZERO).vacuumInterval()).isZero();
+		assertThat(RuntimeSettings.builder().vacuumInterval(Duration.ZERO).build().vacuumInterval()).isZero();
 	}
 
 	@Test
 	void aNegativeVacuumIntervalIsRefused() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RuntimeSettings.defaults().withVacuumInterval(Duration.ofSeconds(-1)))
+			.isThrownBy(() -> RuntimeSettings.builder().vacuumInterval(Duration.ofSeconds(-1)).build())
 			.withMessage("vacuum-interval must not be negative, was PT-1S");
 	}
 }

@@ -1,4 +1,4 @@
-package dev.jobqueue.runtime;
+package dev.jobqueue;
 
 import java.util.regex.Pattern;
 
@@ -8,27 +8,27 @@ import java.util.regex.Pattern;
  * and thread names; a plain name keeps all of those unsurprising, and a bad one is refused where it is
  * given, before any statement is sent.
  */
-public final class QueueNames {
+final class QueueNames {
 
 	/** The rule, as error messages state it. */
-	public static final String RULE = "[A-Za-z0-9_.-]{1,100}";
+	static final String RULE = "[A-Za-z0-9_.-]{1,100}";
 
 	private static final Pattern VALID = Pattern.compile(RULE);
 
 	private QueueNames() {
 	}
 
-	public static boolean isValid(String name) {
+	static boolean isValid(String name) {
 		return name != null && VALID.matcher(name).matches();
 	}
 
 	/** Why {@code name} is refused, for a message that starts with what named it. */
-	public static String problem(String name) {
+	static String problem(String name) {
 		return "must match " + RULE + ", was '" + name + "'";
 	}
 
 	/** Returns {@code name}, or fails naming {@code source} (the option or property that gave it). */
-	public static String requireValid(String name, String source) {
+	static String requireValid(String name, String source) {
 		if (!isValid(name)) {
 			throw new IllegalArgumentException(source + " " + problem(name));
 		}

@@ -1,0 +1,176 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.JobHandlerFunction;
+import dev.jobqueue.JobListener;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.dialects.JobStores;
+import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JdbcJobQueue;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.store.Dialect;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.WakeupSource;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The queue on a {@code DataSource}, without Spring Boot: the {@link JobQueue} to enqueue to and the
+ * workers that run the handlers, in one object to {@link #start()} and {@link #close()}.
+ *
+ * <pre>{@code
+ * JobQueues queues = JobQueues.builder(dataSource)
+ *     .handler("send-mail", Mail.class, (mail, context) -> mailer.send(mail))
+ *     .queue("mail", 2)
+ *     .build();
+ * queues.start();
+ * queues.jobQueue().enqueue("send-mail", new Mail("ada@example.com"));
+ * }</pre>
+ *
+ * {@link Builder#build()} creates or upgrades the queue's tables (unless told not to); the database is
+ * recognised from the connection (PostgreSQL or SQLite).
+ */
+public final class JobQueues implements AutoCloseable {
+
+	private final JobQueue jobQueue;
+
+	private final JobRuntime runtime;
+
+	private JobQueues(JobQueue jobQueue, JobRuntime runtime) {
+		this.jobQueue = jobQueue;
+		this.runtime = runtime;
+	}
+
+	public static Builder builder(DataSource dataSource) {
+		return new Builder(dataSource);
+	}
+
+	/** Enqueues and looks up jobs; joins a Spring transaction bound to the {@code DataSource}, if any. */
+	public JobQueue jobQueue() {
+		return jobQueue;
+	}
+
+	/** Starts the workers of every queue, and the heartbeat, the reaper and the other maintenance roles. */
+	public void start() {
+		runtime.start();
+	}
+
+	public boolean isRunning() {
+		return runtime.isRunning();
+	}
+
+	/**
+	 * Stops gracefully: claims no more jobs, waits for running ones up to the shutdown timeout, then
+	 * interrupts them and gives back the jobs whose handlers exit.
+	 */
+	@Override
+	public void close() {
+		runtime.stop();
+	}
+
+	/** Collects the handlers and settings of a {@link JobQueues}. */
+	public static final class Builder {
+
+		private final DataSource dataSource;
+
+		private final HandlerRegistry handlers = new HandlerRegistry();
+
+		private final RuntimeSettings.Builder settings = RuntimeSettings.builder();
+
+		private JsonMapper json = JsonMapper.builder().build();
+
+		private JobListener listener = JobListener.NONE;
+
+		private boolean migrateSchema = true;
+
+		private Builder(DataSource dataSource) {
+			if (dataSource == null) {
+				throw new IllegalArgumentException("dataSource must not be null");
+			}
+			this.dataSource = dataSource;
+		}
+
+		/** Runs jobs of {@code kind} with {@code handler}, on queue {@code default}. */
+		public <T> Builder handler(String kind, Class<T> payloadType, JobHandlerFunction<? super T> handler) {
+			return handler(kind, payloadType, HandlerOptions.defaults(), handler);
+		}
+
+		/**
+		 * Runs jobs of {@code kind} with {@code handler}, their payload bound to {@code payloadType}.
+		 * @throws IllegalStateException when another handler serves {@code kind} already
+		 */
+		public <T> Builder handler(String kind, Class<T> payloadType, HandlerOptions options,
+				JobHandlerFunction<? super T> handler) {
+			if (kind == null || kind.isBlank()) {
+				throw new IllegalArgumentException("kind must not be blank");
+			}
+			handlers.register(new JobHandlerDefinition(kind, options.queue(), payloadType, options.retryPolicy(),
+					options.transactional(), (payload, context) -> handler.handle(payloadType.cast(payload), context),
+					"handler of '" + kind + "'", options.timeout()));
+			return this;
+		}
+
+		/** Lets jobs of {@code kind} be enqueued here for another application to run. */
+		public Builder externalKind(String kind) {
+			handlers.declareExternal(kind);
+			return this;
+		}
+
+		/** Works queue {@code name} with {@code concurrency} threads, besides {@code default}. */
+		public Builder queue(String name, int concurrency) {
+			settings.queue(name, concurrency);
+			return this;
+		}
+
+		/** Changes any runtime setting; see {@link RuntimeSettings} for them and their defaults. */
+		public Builder settings(Consumer<RuntimeSettings.Builder> customizer) {
+			customizer.accept(settings);
+			return this;
+		}
+
+		/** The mapper payloads and results are written and read with. */
+		public Builder jsonMapper(JsonMapper json) {
+			this.json = json;
+			return this;
+		}
+
+		/** Told of every enqueue, start, finish and reap, for metrics. */
+		public Builder listener(JobListener listener) {
+			this.listener = listener;
+			return this;
+		}
+
+		/** Whether {@link #build()} creates or upgrades the queue's tables; true by default. */
+		public Builder migrateSchema(boolean migrateSchema) {
+			this.migrateSchema = migrateSchema;
+			return this;
+		}
+
+		/** Checks the settings, migrates the schema (unless turned off), and returns the queues, not started. */
+		public JobQueues build() {
+			RuntimeSettings runtimeSettings = settings.build();
+			Dialect dialect = JobStores.dialect(dataSource);
+			if (migrateSchema) {
+				dialect.migrate(dataSource);
+			}
+			JobStore store = dialect.store(dataSource, true, Duration.ZERO);
+			JobRuntime runtime = new JobRuntime(store, handlers, json, runtimeSettings, listener,
+					dialect.handlerTransactions(new TransactionTemplate(new JdbcTransactionManager(dataSource))));
+			WakeupSource wakeups = dialect.wakeups(dataSource, runtimeSettings.queues().keySet(), true);
+			if (wakeups != null) {
+				runtime.addWakeupSource(wakeups);
+			}
+			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake),
+					runtime);
+		}
+	}
+}

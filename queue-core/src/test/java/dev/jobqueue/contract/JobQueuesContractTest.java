@@ -1,0 +1,121 @@
+package dev.jobqueue.contract;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.core.JobQueues;
+import dev.jobqueue.support.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/** The core without Spring Boot, as a user meets it: one builder, then start, enqueue, close. */
+public abstract class JobQueuesContractTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void emptyTheQueue() {
+		database().reset();
+	}
+
+	@Test
+	void handlersDeclaredOnTheBuilderRunTheirJobsOnTheirQueues() {
+		Map<String, String> ranOn = new ConcurrentHashMap<>();
+		try (JobQueues queues = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> noteQueue(ranOn, greeting, context))
+			.handler("mail", Greeting.class, HandlerOptions.defaults().queue("mail"),
+					(greeting, context) -> noteQueue(ranOn, greeting, context))
+			.queue("mail", 2)
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(100)))
+			.build()) {
+			queues.start();
+			JobQueue queue = queues.jobQueue();
+			long greet = queue.enqueue("greet", new Greeting("Ada", 1));
+			long mail = queue.enqueue("mail", new Greeting("Grace", 2));
+
+			awaitState(queue, greet, JobState.succeeded);
+			awaitState(queue, mail, JobState.succeeded);
+			assertThat(ranOn).containsExactlyInAnyOrderEntriesOf(Map.of("Ada", "default", "Grace", "mail"));
+			assertThat(queue.find(greet).orElseThrow().result()).isEqualTo("\"default\"");
+		}
+	}
+
+	@Test
+	void aHandlerOwnRetryPolicyAppliesToItsJobs() {
+		try (JobQueues queues = JobQueues.builder(database().dataSource())
+			.handler("fail", Greeting.class,
+					HandlerOptions.defaults().retryPolicy(new RetryPolicy(2, Duration.ofMillis(10),
+							Duration.ofMillis(10), 1.0, 0.0)),
+					(greeting, context) -> {
+						throw new IllegalStateException("refused " + greeting.name());
+					})
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(50)))
+			.build()) {
+			queues.start();
+			long id = queues.jobQueue().enqueue("fail", new Greeting("Ada", 1));
+
+			awaitState(queues.jobQueue(), id, JobState.dead);
+			assertThat(queues.jobQueue().find(id).orElseThrow().attempt()).isEqualTo(2);
+		}
+	}
+
+	@Test
+	void closingStopsTheWorkersAndAJobEnqueuedAfterwardsWaits() {
+		JobQueues queues = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> null)
+			.build();
+		queues.start();
+		assertThat(queues.isRunning()).isTrue();
+
+		queues.close();
+
+		assertThat(queues.isRunning()).isFalse();
+		long id = queues.jobQueue().enqueue("greet", new Greeting("Ada", 1));
+		assertThat(queues.jobQueue().find(id).orElseThrow().state()).isEqualTo(JobState.ready);
+	}
+
+	@Test
+	void aKindDeclaredTwiceIsRefusedNamingIt() {
+		JobQueues.Builder builder = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> null);
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> builder.handler("greet", Greeting.class, (greeting, context) -> null))
+			.withMessageContaining("Duplicate job kind 'greet'");
+	}
+
+	@Test
+	void badSettingsAreRefusedNamingTheSetting() {
+		JobQueues.Builder builder = JobQueues.builder(database().dataSource());
+
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.queue("mail queue", 2))
+			.withMessageStartingWith("queue name must match");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.settings(settings -> settings.lease(Duration.ofSeconds(5))).build())
+			.withMessage("heartbeat-interval (PT10S) must be shorter than lease (PT5S)");
+	}
+
+	private static String noteQueue(Map<String, String> ranOn, Greeting greeting, JobContext context) {
+		ranOn.put(greeting.name(), context.queue());
+		return context.queue();
+	}
+
+	private static void awaitState(JobQueue queue, long id, JobState state) {
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(queue.find(id).orElseThrow().state()).isEqualTo(state));
+	}
+}
