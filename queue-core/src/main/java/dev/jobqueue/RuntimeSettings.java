@@ -252,7 +252,8 @@ public final class RuntimeSettings {
 		/** Works {@code name} with {@code concurrency} threads, besides the queues set before. */
 		public Builder queue(String name, int concurrency) {
 			QueueNames.requireValid(name, "queue name");
-			Validate.isTrue(concurrency >= 1, "queues." + name + ".concurrency", "must be at least 1, was " + concurrency);
+			Validate.isTrue(concurrency >= 1, "queues." + name + ".concurrency",
+					"must be at least 1, was " + concurrency);
 			queues.put(name, concurrency);
 			return this;
 		}

@@ -92,7 +92,9 @@ final class JobqueueContender implements Contender {
 	@Override
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
-		RuntimeSettings settings = RuntimeSettings.builder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS)).build();
+		RuntimeSettings settings = RuntimeSettings.builder()
+			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS))
+			.build();
 		// As the starter wires them: on SQLite, handlers' transactions are the application's, deferred.
 		DataSource workers = database.dataSource();
 		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(workers));

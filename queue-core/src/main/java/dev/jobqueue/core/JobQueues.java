@@ -29,7 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>{@code
  * JobQueues queues = JobQueues.builder(dataSource)
- *     .handler("send-mail", Mail.class, (mail, context) -> mailer.send(mail))
+ *     .handler("send-mail", Mail.class, HandlerOptions.defaults().queue("mail"), (mail, context) -> {
+ *         mailer.send(mail);
+ *         return null; // or a result, stored with the job as JSON
+ *     })
  *     .queue("mail", 2)
  *     .build();
  * queues.start();

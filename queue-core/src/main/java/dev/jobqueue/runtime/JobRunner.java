@@ -154,7 +154,8 @@ final class JobRunner {
 						outcomeNotRecorded(job, ex);
 					}
 					else {
-						listener.onFinished(execution, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
+						listener.onFinished(execution, fail(job, handler, ex),
+								Duration.ofNanos(System.nanoTime() - start));
 					}
 				}
 				finally {

@@ -58,7 +58,9 @@ public abstract class ContentionContractTest {
 				.mapToObj(i -> new NewJobRequest("count", new Greeting("job", i)))
 				.toList());
 		}
-		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS)).build();
+		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder()
+				.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS))
+				.build();
 
 		try (LogCapture log = new LogCapture()) {
 			IntStream.range(0, RUNTIMES).forEach(i -> fixture.startRuntime(settings, new CountingListener()));
@@ -100,10 +102,12 @@ public abstract class ContentionContractTest {
 	}
 
 	private long running() {
-		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.running, 0L);
+		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.running,
+				0L);
 	}
 
 	private long succeeded() {
-		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.succeeded, 0L);
+		return fixture.counts().getOrDefault(RuntimeSettings.DEFAULT_QUEUE, Map.of()).getOrDefault(JobState.succeeded,
+				0L);
 	}
 }

@@ -76,7 +76,8 @@ public abstract class ExecutionContractTest {
 
 	@Test
 	void aHandlerRunsWithItsPayloadAndItsResultIsStored() {
-		fixture.handle("greet", Greeting.class, (greeting, context) -> "hello " + greeting.name() + " x" + greeting.count());
+		fixture.handle("greet", Greeting.class,
+				(greeting, context) -> "hello " + greeting.name() + " x" + greeting.count());
 		fixture.startRuntime();
 
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 3));
@@ -258,7 +259,10 @@ public abstract class ExecutionContractTest {
 			return "done";
 		});
 		// A lease far longer than the wait: only the handler's own completion can finish the job.
-		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build(),
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder()
+				.lease(Duration.ofMinutes(5))
+				.heartbeatInterval(Duration.ofSeconds(1))
+				.build(),
 				new CountingListener());
 
 		long id = fixture.queue().enqueue("interrupted", new Greeting("Ada", 1));

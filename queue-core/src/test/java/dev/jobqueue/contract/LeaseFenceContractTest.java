@@ -33,7 +33,10 @@ public abstract class LeaseFenceContractTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static final RuntimeSettings SETTINGS = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(3)).heartbeatInterval(Duration.ofMillis(500)).build();
+	private static final RuntimeSettings SETTINGS = QueueFixture.SETTINGS.toBuilder()
+			.lease(Duration.ofSeconds(3))
+			.heartbeatInterval(Duration.ofMillis(500))
+			.build();
 
 	private final CountDownLatch unhang = new CountDownLatch(1);
 

@@ -38,7 +38,10 @@ public abstract class OutcomeContractTest {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	/** Longer than any wait here: a job that ends in time was not left to its lease. */
-	private static final RuntimeSettings LONG_LEASE = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build();
+	private static final RuntimeSettings LONG_LEASE = QueueFixture.SETTINGS.toBuilder()
+			.lease(Duration.ofMinutes(5))
+			.heartbeatInterval(Duration.ofSeconds(1))
+			.build();
 
 	private QueueFixture fixture;
 
@@ -121,7 +124,9 @@ public abstract class OutcomeContractTest {
 			return explode(greeting.name());
 		});
 		fixture.handle("after", Greeting.class, (greeting, context) -> threads.put("after", Thread.currentThread()));
-		fixture.startRuntime(LONG_LEASE.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 1)).build(), new CountingListener());
+		fixture.startRuntime(LONG_LEASE.toBuilder()
+				.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 1))
+				.build(), new CountingListener());
 
 		long exploded = fixture.queue().enqueue("explode", new Greeting(thrown, 1),
 				EnqueueOptions.defaults().maxAttempts(1));

@@ -91,7 +91,10 @@ public abstract class TimeoutContractTest {
 			}
 			return firstStillRunning.get() ? "again while the first still ran" : "again";
 		});
-		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(300)).build();
+		RuntimeSettings settings = QueueFixture.SETTINGS.toBuilder()
+				.lease(Duration.ofSeconds(2))
+				.heartbeatInterval(Duration.ofMillis(300))
+				.build();
 		fixture.startRuntime(settings, new CountingListener());
 		fixture.startRuntime(settings, new CountingListener());
 

@@ -54,14 +54,17 @@ class PostgresCrashTest {
 		jdbc.sql("""
 				CREATE TABLE test_execution (id bigserial PRIMARY KEY, job_id bigint NOT NULL, worker text NOT NULL,
 				                             started_at bigint NOT NULL, finished_at bigint)""").update();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(),
+				RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
-		queue.enqueueAll(IntStream.range(0, JOBS).mapToObj(i -> new NewJobRequest("work", new Greeting("job", 10))).toList());
+		queue.enqueueAll(IntStream.range(0, JOBS).mapToObj(i -> new NewJobRequest("work", new Greeting("job", 10)))
+			.toList());
 
 		try (WorkerProcesses workers = new WorkerProcesses()) {
 			Process victim = workers.start(WorkerProcess.class, "victim", database.jdbcUrl(), "victim",
 					String.valueOf(LEASE_MILLIS));
-			workers.start(WorkerProcess.class, "survivor", database.jdbcUrl(), "survivor", String.valueOf(LEASE_MILLIS));
+			workers.start(WorkerProcess.class, "survivor", database.jdbcUrl(), "survivor",
+					String.valueOf(LEASE_MILLIS));
 			await().atMost(Duration.ofMinutes(1)).until(() -> succeeded() >= JOBS / 4);
 			// Mid-drain means mid-execution: kill while the victim has handlers running.
 			freezeWithHandlersRunning(victim, jdbc);
@@ -98,7 +101,8 @@ class PostgresCrashTest {
 	}
 
 	private static void signal(Process process, String signal) throws IOException, InterruptedException {
-		int exit = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
+		int exit = new ProcessBuilder("kill", "-" + signal,
+				String.valueOf(process.pid())).inheritIO().start().waitFor();
 		if (exit != 0) {
 			throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + exit);
 		}

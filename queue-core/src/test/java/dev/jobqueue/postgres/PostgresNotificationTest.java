@@ -47,7 +47,9 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresNotificationTest {
 
-	private static final RuntimeSettings SLOW_POLL = QueueFixture.SETTINGS.toBuilder().pollInterval(Duration.ofMinutes(1)).build();
+	private static final RuntimeSettings SLOW_POLL = QueueFixture.SETTINGS.toBuilder()
+			.pollInterval(Duration.ofMinutes(1))
+			.build();
 
 	/** Well under the poll interval, and generous for a 2-core machine busy with other builds. */
 	private static final Duration QUICK = Duration.ofSeconds(5);
@@ -220,8 +222,8 @@ class PostgresNotificationTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{\"name\":\"n\",\"count\":1}", 5, null, Duration.ZERO,
-				3, null);
+		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{\"name\":\"n\",\"count\":1}", 5, null,
+				Duration.ZERO, 3, null);
 	}
 
 	private List<Integer> listenerPids() {

@@ -52,7 +52,10 @@ class PostgresRefusedResultTest {
 			return greeting.name().equals("guilty") ? new BigDecimal("1E+1000000") : BigDecimal.ONE;
 		});
 		// A long lease: a job that ends in time was not left to the reaper.
-		fixture().startRuntime(QueueFixture.SETTINGS.toBuilder().lease(Duration.ofMinutes(5)).heartbeatInterval(Duration.ofSeconds(1)).build(),
+		fixture().startRuntime(QueueFixture.SETTINGS.toBuilder()
+				.lease(Duration.ofMinutes(5))
+				.heartbeatInterval(Duration.ofSeconds(1))
+				.build(),
 				new CountingListener());
 		long guilty = fixture().queue().enqueue("number", new Greeting("guilty", 0),
 				EnqueueOptions.defaults().maxAttempts(1));

@@ -51,7 +51,8 @@ class PostgresStatementTimeoutTest {
 	void aHeartbeatBlockedByARowLockFailsAfterTheStatementTimeout() throws Exception {
 		PostgresJobStore timed = new PostgresJobStore(database.dataSource(), true, Duration.ofSeconds(1));
 		timed.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 5, null, Duration.ZERO, 3, null));
-		ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Set.of("greet"), 1, "node-a", Duration.ofMinutes(1)).get(0);
+		ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Set.of("greet"), 1, "node-a",
+				Duration.ofMinutes(1)).get(0);
 
 		try (Connection locker = database.dataSource().getConnection()) {
 			locker.setAutoCommit(false);

@@ -64,7 +64,10 @@ class JobRuntimeVacuumTest {
 
 	@Test
 	void aVacuumIntervalOfZeroNeverAsksTheStore() {
-		start(QueueFixture.SETTINGS.toBuilder().vacuumInterval(Duration.ZERO).reaperInterval(Duration.ofMillis(20)).build(), false);
+		start(QueueFixture.SETTINGS.toBuilder()
+				.vacuumInterval(Duration.ZERO)
+				.reaperInterval(Duration.ofMillis(20))
+				.build(), false);
 
 		// The reaper's runs show that the maintenance threads are working meanwhile.
 		await().atMost(Duration.ofSeconds(10)).until(() -> reaperRuns.get() >= 10);

@@ -36,7 +36,10 @@ class JobRuntimeWakeTest {
 	void wakesFromManyThreadsWhileTheRuntimeStartsAndStopsNeverFail() throws InterruptedException {
 		Map<String, Integer> queues = Map.of("default", 1, "mail", 1, "reports", 1, "exports", 1);
 		JobRuntime runtime = new JobRuntime(database.store(), new HandlerRegistry(), QueueFixture.JSON,
-				QueueFixture.SETTINGS.toBuilder().queues(queues).shutdownTimeout(Duration.ZERO).build(), JobListener.NONE,
+				QueueFixture.SETTINGS.toBuilder()
+						.queues(queues)
+						.shutdownTimeout(Duration.ZERO)
+						.build(), JobListener.NONE,
 				new TransactionTemplate(new JdbcTransactionManager(database.dataSource())));
 		Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		AtomicBoolean cycling = new AtomicBoolean(true);

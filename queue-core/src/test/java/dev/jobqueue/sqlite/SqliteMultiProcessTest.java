@@ -71,7 +71,8 @@ class SqliteMultiProcessTest {
 		jdbc.sql("""
 				CREATE TABLE test_execution (id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, worker TEXT NOT NULL,
 				                             started_at INTEGER NOT NULL, finished_at INTEGER)""").update();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(),
+				RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		for (int from = 0; from < BACKLOG; from += 1000) {
 			queue.enqueueAll(IntStream.range(from, from + 1000)

@@ -71,7 +71,8 @@ class SqliteTransactionalHandlerProcessTest {
 
 	@Test
 	void longTransactionalHandlersStopNoOtherWriterSoNoJobIsReapedAndEnqueuesStayQuick() throws Exception {
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, new HandlerRegistry(),
+				RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		try (WorkerProcesses processes = new WorkerProcesses()) {
 			List<String> workers = List.of("worker-1", "worker-2");
@@ -92,7 +93,8 @@ class SqliteTransactionalHandlerProcessTest {
 				.until(() -> count("SELECT count(*) FROM jobqueue_job WHERE state IN ('ready', 'running')") == 0);
 			assertThat(slowestEnqueue).as("the slowest of %d enqueues", FAST_JOBS).isLessThan(ENQUEUE_BOUND);
 			assertThat(jdbc.sql("""
-					SELECT id || ' ' || kind || ' ' || state || ' attempt ' || attempt || ': ' || coalesce(last_error, '')
+					SELECT id || ' ' || kind || ' ' || state || ' attempt ' || attempt || ': ' || coalesce(last_error,
+							'')
 					FROM jobqueue_job WHERE state <> 'succeeded' OR attempt <> 1""").query(String.class).list())
 				.as("jobs that did not succeed at their first claim (reaped, or failed)").isEmpty();
 			assertThat(count("SELECT count(*) FROM test_execution")).as("executions, one per job")

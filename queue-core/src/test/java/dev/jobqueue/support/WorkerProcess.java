@@ -60,7 +60,8 @@ public final class WorkerProcess {
 						.update();
 					return null;
 				}, "the work handler of " + worker));
-		handlers.register(new JobHandlerDefinition("long-work", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null, true,
+		handlers.register(new JobHandlerDefinition("long-work", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null,
+				true,
 				(payload, context) -> {
 					Thread.sleep(((Greeting) payload).count());
 					long balance = jdbc.sql("SELECT balance FROM test_account").query(Long.class).single();

@@ -1,5 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Duration;
+import java.util.Map;
+
 import javax.sql.DataSource;
 
 import org.flywaydb.core.Flyway;
@@ -12,13 +15,16 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.spring.JobQueueCustomizer;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -62,6 +68,35 @@ class JobQueueAutoConfigurationTests {
 			.withPropertyValues("jobqueue.external-kinds=render-invoice,send-sms")
 			.run(context -> assertThat(context.getBean(HandlerRegistry.class).acceptedKinds())
 				.containsExactly("render-invoice", "send-sms"));
+	}
+
+	@Test
+	void customizersChangeTheRuntimeSettingsAfterThePropertiesFilledThem() {
+		runner.withUserConfiguration(StubStoreConfiguration.class, CustomizerConfiguration.class)
+			.withPropertyValues("jobqueue.queues.mail.concurrency=2", "jobqueue.lease-duration=60s")
+			.run(context -> {
+				RuntimeSettings settings = context.getBean(RuntimeSettings.class);
+				assertThat(settings.queues()).isEqualTo(Map.of("default", 8, "mail", 4));
+				assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(60));
+				assertThat(settings.retryPolicy().maxAttempts()).isEqualTo(3);
+			});
+	}
+
+	@Test
+	void aRuntimeSettingsBeanOfTheApplicationReplacesThePropertiesAndTheCustomizers() {
+		runner.withUserConfiguration(StubStoreConfiguration.class, CustomizerConfiguration.class)
+			.withBean(RuntimeSettings.class, () -> RuntimeSettings.builder().queue("own", 1).build())
+			.run(context -> assertThat(context.getBean(RuntimeSettings.class).queues())
+				.isEqualTo(Map.of("default", 8, "own", 1)));
+	}
+
+	@Test
+	void aCustomizerThatBreaksTheSettingsFailsStartupNamingTheSetting() {
+		runner.withUserConfiguration(StubStoreConfiguration.class)
+			.withBean(JobQueueCustomizer.class, () -> settings -> settings.lease(Duration.ofSeconds(5)))
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessage("heartbeat-interval (PT10S) must be shorter than lease (PT5S)"));
 	}
 
 	@Test
@@ -217,7 +252,8 @@ class JobQueueAutoConfigurationTests {
 
 		@Bean
 		JobRuntime ownJobRuntime(JobStore store) {
-			return new JobRuntime(store, new HandlerRegistry(), JsonMapper.builder().build(), RuntimeSettings.defaults(),
+			return new JobRuntime(store, new HandlerRegistry(), JsonMapper.builder().build(),
+					RuntimeSettings.defaults(),
 					JobListener.NONE, TransactionOperations.withoutTransaction());
 		}
 	}
@@ -228,6 +264,22 @@ class JobQueueAutoConfigurationTests {
 		@Bean
 		SimpleMeterRegistry meterRegistry() {
 			return new SimpleMeterRegistry();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomizerConfiguration {
+
+		@Bean
+		@Order(1)
+		JobQueueCustomizer moreMailers() {
+			return settings -> settings.queue("mail", 4);
+		}
+
+		@Bean
+		@Order(2)
+		JobQueueCustomizer fewerAttempts() {
+			return settings -> settings.retryPolicy(RetryPolicy.DEFAULT.withMaxAttempts(3));
 		}
 	}
 }

@@ -34,7 +34,10 @@ class JobQueueHealthIndicatorTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.toBuilder().lease(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofMillis(100)).build();
+	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.toBuilder()
+			.lease(Duration.ofSeconds(2))
+			.heartbeatInterval(Duration.ofMillis(100))
+			.build();
 
 	private final SqliteTestDatabase database = new SqliteTestDatabase();
 
@@ -60,7 +63,8 @@ class JobQueueHealthIndicatorTests {
 	@Test
 	void aHeartbeatThatKeepsFailingTurnsHealthDownNamingItUntilItSucceedsAgain() {
 		start();
-		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, handlers, FAST, JobListener.NONE, name -> runtime.wake(name));
+		JobQueue queue = new JdbcJobQueue(database.store(), QueueFixture.JSON, handlers, FAST, JobListener.NONE,
+				name -> runtime.wake(name));
 		queue.enqueue("held", "x");
 		await().atMost(WAIT).until(() -> faults.calls("heartbeat") > 0);
 		assertThat(health().getStatus()).isEqualTo(Status.UP);
