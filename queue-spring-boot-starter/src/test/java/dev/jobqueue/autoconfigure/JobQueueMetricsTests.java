@@ -31,7 +31,7 @@ class JobQueueMetricsTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final ClaimedJob job = new ClaimedJob(7, "mail", "send-mail", "{}", 1, 3, 5, new Lease(7, 1),
+	private final ClaimedJob job = new ClaimedJob(7, "mail", "send-mail", "{}", 1, 1, 3, 5, new Lease(7, 1),
 			Instant.parse("2025-01-01T00:00:00Z"), Instant.parse("2025-01-01T00:00:02Z"));
 
 	@Test
@@ -136,7 +136,7 @@ class JobQueueMetricsTests {
 			AtomicLong nanos = new AtomicLong();
 			JobCountGauges gauges = new JobCountGauges(faults.store(), List.of("default"), nanos::get);
 			gauges.bindTo(registry);
-			database.store().enqueue(new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null));
+			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
 			faults.failNext("countUnfinishedByQueue", 1);
 
 			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
