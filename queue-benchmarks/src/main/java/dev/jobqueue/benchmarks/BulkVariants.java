@@ -12,7 +12,7 @@ import java.util.stream.IntStream;
 import org.postgresql.PGConnection;
 
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
  * Four ways to insert a batch of jobs, measured against each other to choose the store's bulk enqueue:

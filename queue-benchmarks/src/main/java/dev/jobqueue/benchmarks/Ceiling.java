@@ -12,7 +12,7 @@ import java.util.stream.LongStream;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
  * What the database does with jobqueue's own statements and nothing else: threads that claim a batch

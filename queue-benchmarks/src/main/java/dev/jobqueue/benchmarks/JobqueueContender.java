@@ -11,21 +11,20 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
-import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
-import dev.jobqueue.runtime.WakeupSource;
-import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
-import dev.jobqueue.store.PostgresNotificationListener;
-import dev.jobqueue.store.SqliteChangeWatcher;
-import dev.jobqueue.store.SqliteDataSources;
+import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.postgres.PostgresNotificationListener;
+import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -52,7 +51,7 @@ final class JobqueueContender implements Contender {
 	JobqueueContender(Database database) {
 		this.database = database;
 		this.store = JobStores.forDataSource(database.dataSource());
-		JobSchema.migrate(database.dataSource(), store.vendor());
+		JobStores.migrate(database.dataSource(), store.vendor());
 		handlers.register(new JobHandlerDefinition("bench", RuntimeSettings.DEFAULT_QUEUE, Long.class, null, false,
 				(payload, context) -> {
 					onExecute.accept((Long) payload);

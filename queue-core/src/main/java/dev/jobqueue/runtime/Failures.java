@@ -5,9 +5,9 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 

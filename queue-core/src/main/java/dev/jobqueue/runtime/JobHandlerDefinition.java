@@ -3,6 +3,7 @@ package dev.jobqueue.runtime;
 import java.lang.reflect.Type;
 import java.time.Duration;
 
+import dev.jobqueue.JobHandlerFunction;
 import dev.jobqueue.RetryPolicy;
 
 /**

@@ -6,7 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
-import dev.jobqueue.runtime.JobListener.Outcome;
+import dev.jobqueue.JobListener;
+import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -75,14 +76,14 @@ final class JobRunner {
 			notStarted(execution);
 			return;
 		}
-		listener.onStarted(job, Duration.between(job.runAt(), job.startedAt()));
+		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()));
 		long start = System.nanoTime();
 		boolean handedOver = false;
 		try {
 			Outcome outcome = execute(execution, start);
 			handedOver = outcome == null;
 			if (!handedOver) {
-				listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+				listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -141,7 +142,7 @@ final class JobRunner {
 			public void written(boolean held) {
 				Outcome outcome = held ? Outcome.SUCCEEDED : Failures.leaseLost(job);
 				inFlight.remove(execution);
-				listener.onFinished(job, outcome, Duration.ofNanos(System.nanoTime() - start));
+				listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
 			}
 
 			@Override
@@ -151,7 +152,7 @@ final class JobRunner {
 						outcomeNotRecorded(job, ex);
 					}
 					else {
-						listener.onFinished(job, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
+						listener.onFinished(execution, fail(job, handler, ex), Duration.ofNanos(System.nanoTime() - start));
 					}
 				}
 				finally {

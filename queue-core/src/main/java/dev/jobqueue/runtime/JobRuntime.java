@@ -17,7 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
+import dev.jobqueue.JobListener;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

@@ -3,6 +3,7 @@ package dev.jobqueue.runtime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.JobListener;
 import dev.jobqueue.store.JobStore;
 
 /**

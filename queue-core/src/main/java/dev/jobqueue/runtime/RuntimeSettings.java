@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.RetryPolicy;
 
 /**

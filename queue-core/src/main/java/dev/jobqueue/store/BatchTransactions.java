@@ -26,7 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * marking it as a transaction that a {@code JdbcTransactionManager} would join, and a transaction begun
  * over it would commit or roll back the caller's work.
  */
-final class BatchTransactions {
+public final class BatchTransactions {
 
 	private final DataSource dataSource;
 
@@ -34,13 +34,13 @@ final class BatchTransactions {
 
 	private final SQLExceptionTranslator translator;
 
-	BatchTransactions(DataSource dataSource) {
+	public BatchTransactions(DataSource dataSource) {
 		this.dataSource = dataSource;
 		this.ownTransactions = new TransactionTemplate(new JdbcTransactionManager(dataSource));
 		this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
 	}
 
-	<T> T run(Supplier<T> batch) {
+	public <T> T run(Supplier<T> batch) {
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			Connection connection = DataSourceUtils.getConnection(dataSource);
 			try {

@@ -4,7 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** The order in which claimed jobs are handed to workers: the order the claim statement picks them in. */
-final class ClaimOrder {
+public final class ClaimOrder {
 
 	private static final Comparator<ClaimedJob> ORDER = Comparator.comparingInt(ClaimedJob::priority)
 		.thenComparing(ClaimedJob::runAt)
@@ -13,7 +13,7 @@ final class ClaimOrder {
 	private ClaimOrder() {
 	}
 
-	static List<ClaimedJob> sort(List<ClaimedJob> jobs) {
+	public static List<ClaimedJob> sort(List<ClaimedJob> jobs) {
 		return jobs.stream().sorted(ORDER).toList();
 	}
 }

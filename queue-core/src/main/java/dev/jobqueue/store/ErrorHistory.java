@@ -15,7 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link AttemptError#MAX_MESSAGE_LENGTH} characters, so that ten stack traces cannot grow a row by ten
  * times {@code max-error-length}.
  */
-final class ErrorHistory {
+public final class ErrorHistory {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -23,7 +23,7 @@ final class ErrorHistory {
 	}
 
 	/** The part of {@code error} an entry keeps. */
-	static String entry(String error) {
+	public static String entry(String error) {
 		if (error == null || error.length() <= AttemptError.MAX_MESSAGE_LENGTH) {
 			return error;
 		}
@@ -32,7 +32,7 @@ final class ErrorHistory {
 	}
 
 	/** The column's JSON as entries; the time is ISO-8601 text with an offset on both databases. */
-	static List<AttemptError> parse(String json) {
+	public static List<AttemptError> parse(String json) {
 		return JSON.readTree(json)
 			.valueStream()
 			.map(entry -> new AttemptError(entry.get("attempt").asInt(),

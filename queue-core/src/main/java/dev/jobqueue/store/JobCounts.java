@@ -9,17 +9,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.JobState;
 
 /** The counting statements, the same on both databases, and the map they fill. */
-final class JobCounts {
+public final class JobCounts {
 
 	/** Every state: a scan of the whole table, finished rows included. */
-	static final String ALL = "SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state";
+	public static final String ALL = "SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state";
 
 	/**
 	 * Ready and running only, each half answered by the partial index that holds its rows: the ready
 	 * index, and the reaper's index of the rows with a lease expiry, which are the running ones (the
 	 * condition on the expiry is what lets the planner use that index).
 	 */
-	static final String UNFINISHED = """
+	public static final String UNFINISHED = """
 			SELECT queue, 'ready', count(*) FROM jobqueue_job WHERE state = 'ready' GROUP BY queue
 			UNION ALL
 			SELECT queue, 'running', count(*) FROM jobqueue_job
@@ -29,7 +29,7 @@ final class JobCounts {
 	}
 
 	/** Runs one of the statements above: counts by queue, then by state. */
-	static Map<String, Map<JobState, Long>> query(JdbcClient jdbc, String sql) {
+	public static Map<String, Map<JobState, Long>> query(JdbcClient jdbc, String sql) {
 		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
 		jdbc.sql(sql).query(rs -> {
 			counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))

@@ -23,7 +23,7 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 	}
 
 	/** The delay in milliseconds, for statements that add it to the store's clock. */
-	long delayMillis() {
+	public long delayMillis() {
 		return delay == null ? 0 : delay.toMillis();
 	}
 }

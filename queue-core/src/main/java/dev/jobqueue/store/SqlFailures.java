@@ -11,12 +11,12 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * exceptions, as JdbcClient turns those of the others. A translator may find no category for a
  * failure; the exception is then uncategorized rather than missing.
  */
-final class SqlFailures {
+public final class SqlFailures {
 
 	private SqlFailures() {
 	}
 
-	static DataAccessException translate(SQLExceptionTranslator translator, String task, String sql, SQLException ex) {
+	public static DataAccessException translate(SQLExceptionTranslator translator, String task, String sql, SQLException ex) {
 		DataAccessException translated = translator.translate(task, sql, ex);
 		return translated != null ? translated : new UncategorizedSQLException(task, sql, ex);
 	}

@@ -1,8 +1,5 @@
 package dev.jobqueue.contract;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -15,21 +12,23 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.TransactionDefinition;
-
-import ch.qos.logback.classic.Level;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import ch.qos.logback.classic.Level;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryPolicy;
-import dev.jobqueue.runtime.JobListener.Outcome;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** What running jobs promises, end to end through a runtime, on every database. */
 public abstract class ExecutionContractTest {

@@ -1,8 +1,5 @@
 package dev.jobqueue.contract;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +18,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.jobqueue.EnqueueOptions;
-import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * How an execution's end is recorded, on every database: a result the database cannot store fails its

@@ -1,7 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +16,10 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.OnePostgresSession;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The claim and the batched completion turn {@code synchronous_commit} off for their own transaction,

@@ -1,7 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +16,11 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A batched completion, heartbeat or keyed bulk enqueue of many jobs costs in proportion to the batch,

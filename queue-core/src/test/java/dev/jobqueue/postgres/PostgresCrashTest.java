@@ -1,8 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -14,18 +11,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.support.PostgresTestDatabase;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.WorkerProcess;
 import dev.jobqueue.support.WorkerProcesses;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Two worker JVMs drain a queue; one is killed with SIGKILL half-way. Nothing is lost or overlapped. */
 class PostgresCrashTest {

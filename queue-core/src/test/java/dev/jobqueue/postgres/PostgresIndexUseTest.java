@@ -1,7 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +14,10 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.OnePostgresSession;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Once the table's statistics say that running rows are rare, as they are on a busy queue, the batched

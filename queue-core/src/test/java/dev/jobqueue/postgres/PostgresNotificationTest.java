@@ -1,10 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static dev.jobqueue.support.ReadyNotifications.listen;
-import static dev.jobqueue.support.ReadyNotifications.receive;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -17,30 +12,34 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
-import javax.sql.DataSource;
-
-
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 
 import ch.qos.logback.classic.Level;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
-import dev.jobqueue.store.PostgresNotificationListener;
+import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresNotificationListener;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.PostgresTestDatabase;
 import dev.jobqueue.support.QueueFixture;
+
+import static dev.jobqueue.support.ReadyNotifications.listen;
+import static dev.jobqueue.support.ReadyNotifications.receive;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Wakeups across nodes: a runtime polling only every minute starts a job another node enqueued within

@@ -1,7 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -22,8 +20,10 @@ import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A store made with a statement timeout gives up on a statement that cannot finish, here a heartbeat

@@ -1,8 +1,5 @@
 package dev.jobqueue.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -16,15 +13,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import ch.qos.logback.classic.Level;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** Where and when the store's VACUUM runs: never in the caller's transaction, never queued, never unpermitted. */
 class PostgresVacuumTest {

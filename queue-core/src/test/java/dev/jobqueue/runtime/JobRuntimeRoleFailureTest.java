@@ -1,8 +1,5 @@
 package dev.jobqueue.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,13 +11,16 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every role of the runtime meets an {@code Error} from a real store and runs again afterwards; an error

@@ -1,8 +1,5 @@
 package dev.jobqueue.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -16,10 +13,14 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import ch.qos.logback.classic.Level;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** How the runtime schedules its vacuumer: on by default, every interval, again after a failure, off at zero. */
 class JobRuntimeVacuumTest {

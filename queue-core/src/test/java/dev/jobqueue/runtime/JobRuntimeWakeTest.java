@@ -1,7 +1,5 @@
 package dev.jobqueue.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.JobListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Wakes come from listeners' and enqueues' threads at any time, also while the runtime starts and stops. */
 class JobRuntimeWakeTest {

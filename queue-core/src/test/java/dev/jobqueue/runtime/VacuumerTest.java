@@ -1,7 +1,5 @@
 package dev.jobqueue.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +16,10 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The vacuumer on PostgreSQL, with its real threshold. One connection does everything, so that the

@@ -1,8 +1,5 @@
 package dev.jobqueue.sqlite;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,10 +18,13 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.contract.Greeting;
-import dev.jobqueue.store.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Commits made on other connections wake the queues that now have due jobs, and only those. */
 class SqliteChangeWatcherTest {

@@ -1,9 +1,5 @@
 package dev.jobqueue.sqlite;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -23,14 +19,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.SqliteDataSources;
+import dev.jobqueue.store.sqlite.SqliteDataSources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the queue makes of a SQLite DataSource the application configured its own way. */
 class SqliteDataSourcesTest {
@@ -78,7 +76,7 @@ class SqliteDataSourcesTest {
 		config.setMaximumPoolSize(1);
 		try (HikariDataSource application = new HikariDataSource(config)) {
 			JobStore store = JobStores.forDataSource(application);
-			JobSchema.migrate(application, store.vendor());
+			JobStores.migrate(application, store.vendor());
 
 			store.enqueue(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null));
 			store.enqueueAll(List.of(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null)));

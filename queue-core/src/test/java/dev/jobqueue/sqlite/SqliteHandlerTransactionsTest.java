@@ -1,8 +1,5 @@
 package dev.jobqueue.sqlite;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -20,7 +17,10 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.store.SqliteDataSources;
+import dev.jobqueue.store.sqlite.SqliteDataSources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The transactions transactional handlers run in on SQLite: deferred, so that a handler holds SQLite's

@@ -1,12 +1,8 @@
 package dev.jobqueue.sqlite;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,19 +15,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.support.EnqueuerProcess;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
 import dev.jobqueue.support.WorkerProcess;
 import dev.jobqueue.support.WorkerProcesses;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Several JVMs on one SQLite file: three workers drain a backlog while a fourth enqueues 200 jobs a

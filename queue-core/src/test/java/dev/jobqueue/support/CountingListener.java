@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobListener;
 
 /** Counts what a runtime reports, by outcome, so tests can assert on it. */
 public final class CountingListener implements JobListener {
@@ -18,7 +18,7 @@ public final class CountingListener implements JobListener {
 	private final AtomicInteger reaped = new AtomicInteger();
 
 	@Override
-	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+	public void onFinished(JobContext job, Outcome outcome, Duration execution) {
 		outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
 	}
 

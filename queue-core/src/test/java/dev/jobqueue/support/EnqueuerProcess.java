@@ -4,14 +4,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.JobStores;
+import dev.jobqueue.runtime.JdbcJobQueue;
 
 /**
  * An enqueue-only JVM for the multi-process tests: enqueues {@code count} jobs of the {@code work} kind

@@ -7,10 +7,8 @@ import java.nio.file.StandardCopyOption;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
 
 /**
  * A JVM that starts the queue the way an application does (the store for its {@code DataSource}, then
@@ -49,7 +47,7 @@ public final class MigratorProcess {
 		config.setMaximumPoolSize(2);
 		try (HikariDataSource dataSource = new HikariDataSource(config)) {
 			JobStore store = JobStores.forDataSource(dataSource);
-			JobSchema.migrate(dataSource, store.vendor());
+			JobStores.migrate(dataSource, store.vendor());
 			return "ok";
 		}
 		catch (RuntimeException ex) {

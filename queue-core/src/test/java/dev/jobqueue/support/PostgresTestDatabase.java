@@ -9,10 +9,9 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
  * PostgreSQL for tests: the server named by {@code JOBQUEUE_TEST_POSTGRES_URL} when it is set,
@@ -41,7 +40,7 @@ public final class PostgresTestDatabase implements TestDatabase {
 		config.setJdbcUrl(url);
 		config.setMaximumPoolSize(poolSize);
 		this.dataSource = new HikariDataSource(config);
-		JobSchema.migrate(dataSource, "postgresql");
+		JobStores.migrate(dataSource, "postgresql");
 		this.store = new PostgresJobStore(dataSource);
 	}
 

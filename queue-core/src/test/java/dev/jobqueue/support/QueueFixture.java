@@ -9,14 +9,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobHandlerFunction;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
-import dev.jobqueue.runtime.JobHandlerFunction;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;

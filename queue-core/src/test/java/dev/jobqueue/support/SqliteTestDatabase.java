@@ -11,10 +11,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
 
 /**
  * A SQLite database file of its own under {@code target/}, deleted at the end. The pool is configured
@@ -40,7 +38,7 @@ public final class SqliteTestDatabase implements TestDatabase {
 		config.setMaximumPoolSize(poolSize);
 		this.dataSource = new HikariDataSource(config);
 		this.store = JobStores.forDataSource(dataSource);
-		JobSchema.migrate(dataSource, store.vendor());
+		JobStores.migrate(dataSource, store.vendor());
 	}
 
 	private static Path newFile() {

@@ -10,17 +10,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
+import dev.jobqueue.JobListener;
 import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
-import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
-import dev.jobqueue.store.SqliteChangeWatcher;
-import dev.jobqueue.store.SqliteDataSources;
+import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.SqliteDataSources;
 
 /**
  * A worker JVM for the multi-process tests: runs the {@code work} kind, which records when each

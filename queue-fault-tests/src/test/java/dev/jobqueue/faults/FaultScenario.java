@@ -1,7 +1,5 @@
 package dev.jobqueue.faults;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -18,14 +16,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.EnqueueOptions;
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.faults.app.Probe;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * What every fault scenario shares: the database with its audit, opened once per test class by

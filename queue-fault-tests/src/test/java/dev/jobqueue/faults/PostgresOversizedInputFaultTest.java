@@ -1,8 +1,5 @@
 package dev.jobqueue.faults;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +14,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.JobQueueAutoConfiguration;
 import dev.jobqueue.faults.app.Probe;
+import dev.jobqueue.runtime.JdbcJobQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Scenario 8: input too big for the queue. A payload over the maximum is refused at enqueue before any SQL,

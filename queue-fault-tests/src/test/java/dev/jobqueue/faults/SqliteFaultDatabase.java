@@ -12,9 +12,9 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.faults.app.SqliteWriterName;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 /**

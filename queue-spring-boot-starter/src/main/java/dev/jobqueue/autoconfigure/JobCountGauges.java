@@ -12,14 +12,13 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobListener;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.JobStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-
-import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.ClaimedJob;
-import dev.jobqueue.store.JobStore;
 
 /**
  * Gauges {@code jobqueue.jobs} by queue and state. The counts come from grouped queries whose results
@@ -71,7 +70,7 @@ final class JobCountGauges implements MeterBinder, JobListener {
 	}
 
 	@Override
-	public void onStarted(ClaimedJob job, Duration wait) {
+	public void onStarted(JobContext job, Duration wait) {
 		register(job.queue());
 	}
 

@@ -5,8 +5,8 @@ import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
 
-import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobListener;
 
 /** Every {@link JobListener} bean (the metrics' and the application's) behind the one the queue reports to. */
 final class JobListeners implements JobListener {
@@ -32,12 +32,12 @@ final class JobListeners implements JobListener {
 	}
 
 	@Override
-	public void onStarted(ClaimedJob job, Duration wait) {
+	public void onStarted(JobContext job, Duration wait) {
 		listeners.forEach(listener -> listener.onStarted(job, wait));
 	}
 
 	@Override
-	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+	public void onFinished(JobContext job, Outcome outcome, Duration execution) {
 		listeners.forEach(listener -> listener.onFinished(job, outcome, execution));
 	}
 

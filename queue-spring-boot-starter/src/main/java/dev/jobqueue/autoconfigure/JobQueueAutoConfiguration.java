@@ -24,19 +24,19 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.runtime.WakeupSource;
 import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.JobStores;
-import dev.jobqueue.store.PostgresNotificationListener;
-import dev.jobqueue.store.SqliteChangeWatcher;
-import dev.jobqueue.store.SqliteDataSources;
+import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.postgres.PostgresNotificationListener;
+import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

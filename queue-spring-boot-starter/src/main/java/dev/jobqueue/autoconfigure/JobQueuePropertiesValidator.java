@@ -6,8 +6,8 @@ import java.util.Locale;
 
 import org.springframework.validation.Errors;
 
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.QueueNames;
-import dev.jobqueue.store.JobStores;
 
 /**
  * Checks {@link JobQueueProperties} as they are bound, so that a bad value fails the startup with the

@@ -6,7 +6,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
-import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.core.JobStores;
 
 /**
  * Creates and upgrades the queue's tables when the context starts, with our own Flyway run and history
@@ -30,7 +30,7 @@ final class JobQueueSchemaInitializer implements InitializingBean {
 	@Override
 	public void afterPropertiesSet() {
 		if (isEnabled()) {
-			JobSchema.migrate(dataSource, vendor);
+			JobStores.migrate(dataSource, vendor);
 		}
 	}
 

@@ -2,12 +2,11 @@ package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
 
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-
-import dev.jobqueue.runtime.JobListener;
-import dev.jobqueue.store.ClaimedJob;
 
 /**
  * The queue's events as Micrometer meters: jobs enqueued and completed (by queue, kind and outcome), how
@@ -31,7 +30,7 @@ final class MicrometerJobListener implements JobListener {
 	}
 
 	@Override
-	public void onStarted(ClaimedJob job, Duration wait) {
+	public void onStarted(JobContext job, Duration wait) {
 		Timer.builder("jobqueue.jobs.wait")
 			.description("Time from a job's due time to the start of its execution")
 			.tags("queue", job.queue(), "kind", job.kind())
@@ -40,7 +39,7 @@ final class MicrometerJobListener implements JobListener {
 	}
 
 	@Override
-	public void onFinished(ClaimedJob job, Outcome outcome, Duration execution) {
+	public void onFinished(JobContext job, Outcome outcome, Duration execution) {
 		Counter.builder("jobqueue.jobs.completed")
 			.description("Executions finished by this node, by outcome (succeeded, retried, dead, lease_lost)")
 			.tags("queue", job.queue(), "kind", job.kind(), "outcome", outcome.tag())

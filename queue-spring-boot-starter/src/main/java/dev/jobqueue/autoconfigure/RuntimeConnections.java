@@ -9,9 +9,8 @@ import org.springframework.util.ClassUtils;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
  * Where the runtime's own statements get their connections. Handlers hold connections of the application's

@@ -1,8 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.Mockito.mock;
-
 import javax.sql.DataSource;
 
 import org.flywaydb.core.Flyway;
@@ -17,17 +14,19 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.support.TransactionOperations;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresJobStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 
 class JobQueueAutoConfigurationTests {
 

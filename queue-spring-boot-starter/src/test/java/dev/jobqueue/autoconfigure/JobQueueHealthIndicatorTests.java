@@ -1,8 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,16 +12,19 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.runtime.HandlerRegistry;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
-import dev.jobqueue.runtime.JobListener;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RuntimeSettings;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Health follows the runtime's roles: a heartbeat or a claim that keeps failing turns it DOWN, naming the

@@ -1,13 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.BDDMockito.given;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.times;
-import static org.mockito.Mockito.verify;
-
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -16,23 +9,26 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.JobState;
-import dev.jobqueue.runtime.JobListener.Outcome;
-import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.SqliteTestDatabase;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
 
 class JobQueueMetricsTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final ClaimedJob job = new ClaimedJob(7, "mail", "send-mail", "{}", 1, 1, 3, 5, new Lease(7, 1),
-			Instant.parse("2025-01-01T00:00:00Z"), Instant.parse("2025-01-01T00:00:02Z"));
+	private final JobContext job = new RunningJob(7, "send-mail", "mail", 1, 3, 5, true);
 
 	@Test
 	void theListenerCountsAndTimesByQueueKindAndOutcome() {
@@ -160,5 +156,9 @@ class JobQueueMetricsTests {
 		Map<JobState, Long> byState = new EnumMap<>(JobState.class);
 		byState.put(state, count);
 		return Map.of(queue, byState);
+	}
+
+	private record RunningJob(long jobId, String kind, String queue, int attempt, int maxAttempts, long leaseToken,
+			boolean isLeaseHeld) implements JobContext {
 	}
 }

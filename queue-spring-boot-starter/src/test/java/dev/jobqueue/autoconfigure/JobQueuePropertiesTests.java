@@ -1,7 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
@@ -15,11 +13,13 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
-import dev.jobqueue.JdbcJobQueue;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.RuntimeSettings;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class JobQueuePropertiesTests {
 

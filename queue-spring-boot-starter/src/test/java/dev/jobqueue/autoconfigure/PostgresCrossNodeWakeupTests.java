@@ -1,8 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,14 +12,17 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-import dev.jobqueue.JdbcJobQueue;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.core.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobListener;
+import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.spring.JobHandler;
-import dev.jobqueue.store.JobStores;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * On PostgreSQL, with a poll interval of an hour, a job enqueued by another node (here: connections of its

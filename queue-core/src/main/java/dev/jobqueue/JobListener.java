@@ -1,0 +1,41 @@
+package dev.jobqueue;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What the queue reports as it works, for metrics. Every method has a no-op default; implementations
+ * must be fast and must not throw.
+ */
+public interface JobListener {
+
+	JobListener NONE = new JobListener() {
+	};
+
+	default void onEnqueued(String queue, String kind) {
+	}
+
+	/** A claimed job is about to run; {@code wait} is how long after it was due. */
+	default void onStarted(JobContext job, Duration wait) {
+	}
+
+	default void onFinished(JobContext job, Outcome outcome, Duration execution) {
+	}
+
+	/** The reaper put back jobs whose worker stopped heartbeating. */
+	default void onReaped(int count) {
+	}
+
+	/** How an execution ended. */
+	enum Outcome {
+		SUCCEEDED, RETRIED, DEAD, LEASE_LOST,
+
+		/** Given back, its attempt returned, by a node that stopped while the handler ran. */
+		RELEASED;
+
+		/** The tag value used in metrics. */
+		public String tag() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package dev.jobqueue.store.postgres;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.store.ClaimOrder;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.ErrorHistory;
+import dev.jobqueue.store.Lease;
+
+/**
+ * The PostgreSQL statements about running jobs: claim, then one outcome fenced by the lease token.
+ *
+ * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat)
+ * lock them in id order first, so two of them over the same rows queue up instead of deadlocking.
+ * The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
+ *
+ * <p>The claim and the batched completion commit asynchronously: {@code synchronous_commit} is off
+ * for their own transaction only, set by a CTE {@code async_commit} that the statement joins so that
+ * it runs before the commit reads the setting. They return once committed in memory, without waiting
+ * for the WAL flush. A database crash can lose the last fraction of a second of them, and a lost claim
+ * or completion only makes the job run again (its row is back to ready, or still running with a lease
+ * the reaper takes back), which at-least-once delivery allows. Enqueues, the completions of
+ * transactional handlers and every failure or release keep a synchronous commit.
+ *
+ * <p>Batch lookup: the batched completion and the heartbeat take their batch as parallel arrays sorted
+ * by job id, without repeats. They fetch the rows by {@code id = ANY(ids)}, an index lookup per element,
+ * and {@code width_bucket(id, ids)}, a binary search, gives a row's position in the arrays. There is no
+ * join between the batch and the table: the planner guesses ten elements for an array parameter, and a
+ * join planned on that guess compared every row with every entry, so that a batch of 500 cost 250,000
+ * comparisons, and the completions that piled up behind it made the next batch as large.
+ */
+final class PostgresExecution {
+
+	private final JdbcClient jdbc;
+
+	private final boolean notify;
+
+	PostgresExecution(JdbcClient jdbc, boolean notify) {
+		this.jdbc = jdbc;
+		this.notify = notify;
+	}
+
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+		// One statement: pick the due rows in claim order, lock them, and mark them running.
+		// SKIP LOCKED lets concurrent pollers pass over rows another poller is claiming at this instant,
+		// so they never block each other and never pick the same row; the partial index over ready rows
+		// (queue, priority, run_at, id) serves the scan in exactly this order. Rows of kinds this node does
+		// not serve, and rows of a payload version newer than it reads, are passed over by one filter, read
+		// from the row: the index has neither kind nor version, and docs/architecture.md (Decisions) says
+		// why, with the cost measured. The row's kind finds its newest readable version at the same position
+		// in :versions as in :kinds; a kind not in :kinds finds null, which no version is at or below. The
+		// lease token grows at every claim so that writes from any earlier execution are fenced off.
+		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
+		List<ClaimedJob> claimed = jdbc.sql("""
+				WITH picked AS (
+				    SELECT id FROM jobqueue_job
+				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
+				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
+				    ORDER BY priority, run_at, id
+				    LIMIT :limit
+				    FOR UPDATE SKIP LOCKED
+				), async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
+				UPDATE jobqueue_job j
+				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
+				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
+				    started_at = now(), claim_confirmed = false
+				FROM picked, async_commit
+				WHERE j.id = picked.id
+				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
+				          j.priority, j.lease_token, j.run_at, j.started_at""")
+			.param("queue", queue)
+			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
+			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))
+			.param("limit", limit)
+			.param("owner", owner)
+			.param("leaseMillis", lease.toMillis())
+			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
+					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11)))
+			.list();
+		// RETURNING gives no order; hand the jobs out in claim order.
+		return ClaimOrder.sort(claimed);
+	}
+
+	boolean complete(Lease lease, String resultJson) {
+		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
+		// handler's transaction, and now() is when that transaction began.
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("result", resultJson)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	Set<Lease> completeAll(Collection<Completion> completions) {
+		if (completions.isEmpty()) {
+			return Set.of();
+		}
+		List<Completion> byId = newestPerJob(completions, Completion::lease);
+		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
+		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
+		// lease comes back as lost. The class comment says how a row finds its token and result.
+		List<Lease> written = jdbc.sql("""
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running'
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				), async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
+				UPDATE jobqueue_job j
+				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
+				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				FROM locked CROSS JOIN async_commit
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+				RETURNING j.id, j.lease_token""")
+			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
+			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list();
+		Set<Lease> lost = new HashSet<>();
+		completions.forEach(c -> lost.add(c.lease()));
+		written.forEach(lost::remove);
+		return lost;
+	}
+
+	/**
+	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
+	 * {@link ErrorHistory}). Times are statement_timestamp(): should the write run inside a longer
+	 * transaction, now() would be that transaction's start.
+	 */
+	boolean retryLater(Lease lease, Duration delay, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'ready', run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
+				    last_error = :error,
+				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
+				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
+				                                                     'worker', lease_owner, 'message', :entry)),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("delayMillis", delay.toMillis())
+			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	/** Like {@link #retryLater}: an entry on the error history, the statement's own time. */
+	boolean fail(Lease lease, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
+				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
+				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
+				                                                     'worker', lease_owner, 'message', :entry)),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("error", error)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	boolean release(Lease lease) {
+		// A released job is due at once: tell the other nodes, so one of them starts it now. Its attempt
+		// is given back once per job (V4), so that a job interrupted at every deploy still reaches dead.
+		String sql = notify ? """
+				WITH released AS (
+				    UPDATE jobqueue_job
+				    SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				        lease_expires_at = NULL
+				    WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
+				    RETURNING queue
+				)
+				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
+				UPDATE jobqueue_job
+				SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				    lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
+				RETURNING queue""";
+		return !jdbc.sql(sql)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
+	}
+
+	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		List<Lease> byId = newestPerJob(leases, held -> held);
+		// Locked in id order first, like the batched completion of the same rows (see the class comment),
+		// and looked up like it (see the batch lookup there).
+		return new HashSet<>(jdbc.sql("""
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				)
+				UPDATE jobqueue_job j
+				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond', claim_confirmed = true
+				FROM locked
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+				  AND j.lease_owner = :owner
+				RETURNING j.id, j.lease_token""")
+			.param("leaseMillis", lease.toMillis())
+			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
+			.param("owner", owner)
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list());
+	}
+
+	/**
+	 * The batch's entries in job id order, one per job: should a job appear twice, under two leases,
+	 * only the newer token can still hold (tokens only grow), so the older entry is left out and
+	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup (see the
+	 * class comment) needs.
+	 */
+	private static <T> List<T> newestPerJob(Collection<T> entries, Function<T, Lease> leaseOf) {
+		Map<Long, T> newest = new TreeMap<>();
+		for (T entry : entries) {
+			newest.merge(leaseOf.apply(entry).jobId(), entry,
+					(a, b) -> leaseOf.apply(a).token() >= leaseOf.apply(b).token() ? a : b);
+		}
+		return List.copyOf(newest.values());
+	}
+}

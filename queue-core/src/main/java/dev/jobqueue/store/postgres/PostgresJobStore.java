@@ -1,0 +1,167 @@
+package dev.jobqueue.store.postgres;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
+
+/**
+ * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
+ * clocks still agree on what is due and which lease has expired. The statements live in three
+ * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}.
+ */
+public final class PostgresJobStore implements JobStore {
+
+	public static final String VENDOR = "postgresql";
+
+	private final PostgresEnqueue enqueue;
+
+	private final PostgresExecution execution;
+
+	private final PostgresMaintenance maintenance;
+
+	private final PostgresVacuum vacuum;
+
+	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
+	public PostgresJobStore(DataSource dataSource) {
+		this(dataSource, true);
+	}
+
+	/**
+	 * @param notify whether jobs due now send {@code pg_notify('jobqueue_ready', queue)}; false for
+	 * poll-only operation, e.g. behind PgBouncer in transaction pooling mode, where LISTEN cannot work
+	 */
+	public PostgresJobStore(DataSource dataSource, boolean notify) {
+		this(dataSource, notify, Duration.ZERO);
+	}
+
+	/**
+	 * A store whose statements give up after {@code statementTimeout} (zero: never), for the runtime's own
+	 * statements: a claim, heartbeat or completion stuck behind a lock, or a server that stopped answering,
+	 * must fail and be tried again rather than hold its thread while leases run out. Whole seconds, as JDBC
+	 * counts them; at least one. VACUUM is never timed out.
+	 */
+	public PostgresJobStore(DataSource dataSource, boolean notify, Duration statementTimeout) {
+		JdbcTemplate template = new JdbcTemplate(dataSource);
+		if (!statementTimeout.isZero()) {
+			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
+		}
+		JdbcClient jdbc = JdbcClient.create(template);
+		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
+		this.execution = new PostgresExecution(jdbc, notify);
+		this.maintenance = new PostgresMaintenance(jdbc, notify);
+		this.vacuum = new PostgresVacuum(dataSource);
+	}
+
+	@Override
+	public String vendor() {
+		return VENDOR;
+	}
+
+	@Override
+	public long enqueue(NewJob job) {
+		return enqueue.enqueue(job);
+	}
+
+	@Override
+	public List<Long> enqueueAll(List<NewJob> jobs) {
+		return enqueue.enqueueAll(jobs);
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return maintenance.find(id);
+	}
+
+	@Override
+	public boolean cancel(long id) {
+		return maintenance.cancel(id);
+	}
+
+	@Override
+	public boolean retryDead(long id) {
+		return maintenance.retryDead(id);
+	}
+
+	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return maintenance.holderOfUniqueKey(id);
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return execution.claim(queue, versions, limit, owner, lease);
+	}
+
+	@Override
+	public boolean complete(Lease lease, String resultJson) {
+		return execution.complete(lease, resultJson);
+	}
+
+	@Override
+	public Set<Lease> completeAll(Collection<Completion> completions) {
+		return execution.completeAll(completions);
+	}
+
+	@Override
+	public boolean retryLater(Lease lease, Duration delay, String error) {
+		return execution.retryLater(lease, delay, error);
+	}
+
+	@Override
+	public boolean fail(Lease lease, String error) {
+		return execution.fail(lease, error);
+	}
+
+	@Override
+	public boolean release(Lease lease) {
+		return execution.release(lease);
+	}
+
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+		return execution.heartbeat(owner, leases, lease);
+	}
+
+	@Override
+	public int reapExpired(int limit) {
+		return maintenance.reapExpired(limit);
+	}
+
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		return maintenance.prune(finishedRetention, deadRetention, limit);
+	}
+
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return vacuum.vacuumIfBloated(deadRowThreshold);
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		return maintenance.countByQueueAndState();
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return maintenance.countUnfinishedByQueue();
+	}
+}

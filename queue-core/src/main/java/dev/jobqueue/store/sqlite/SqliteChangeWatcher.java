@@ -1,0 +1,147 @@
+package dev.jobqueue.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.store.WakeupSource;
+
+/**
+ * Wakes this process's pollers soon after another process commits jobs to the same SQLite file. SQLite
+ * has no notifications, but {@code PRAGMA data_version}, read again and again on one connection of our
+ * own, changes exactly when another connection has committed since the last read. Reading it looks at
+ * the WAL index in shared memory and touches no table, so it can be read every few milliseconds, which
+ * polling the jobs table could not.
+ *
+ * <p>A change wakes only the queues that now have a due job (one read of the ready index each), so that
+ * the stream of commits of running jobs does not send idle pollers claiming for nothing. Jobs that become
+ * due later, with no commit, are found by the pollers' own poll interval.
+ */
+public final class SqliteChangeWatcher implements WakeupSource {
+
+	private static final Logger log = LoggerFactory.getLogger(SqliteChangeWatcher.class);
+
+	/** How often {@code data_version} is read by default. */
+	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(5);
+
+	private static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
+
+	private final DataSource dataSource;
+
+	private final List<String> queues;
+
+	private final Duration interval;
+
+	private Thread thread;
+
+	/**
+	 * @param dataSource the database; the watcher holds one of its connections while it runs
+	 * @param queues the queues to wake, those the runtime works
+	 */
+	public SqliteChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval) {
+		this.dataSource = dataSource;
+		this.queues = List.copyOf(queues);
+		this.interval = interval;
+	}
+
+	@Override
+	public synchronized void start(Consumer<String> wake) {
+		if (thread == null) {
+			thread = new Thread(() -> watch(wake), "jobqueue-sqlite-watcher");
+			thread.setDaemon(true);
+			thread.start();
+		}
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (thread != null) {
+			thread.interrupt();
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			thread = null;
+		}
+	}
+
+	private void watch(Consumer<String> wake) {
+		while (!Thread.currentThread().isInterrupted()) {
+			try (Connection connection = dataSource.getConnection()) {
+				watch(connection, wake);
+			}
+			catch (Throwable ex) {
+				// Anything, an Error included: without this thread other processes' jobs wait for the poll.
+				if (!Thread.currentThread().isInterrupted()) {
+					log.warn("Watching the SQLite database for other processes' jobs failed; again in {}",
+							RECONNECT_DELAY, ex);
+					sleep(RECONNECT_DELAY);
+				}
+			}
+		}
+	}
+
+	private void watch(Connection connection, Consumer<String> wake) throws SQLException {
+		try (PreparedStatement version = connection.prepareStatement("PRAGMA data_version");
+				PreparedStatement due = connection.prepareStatement("""
+						SELECT 1 FROM jobqueue_job
+						WHERE state = 'ready' AND queue = ?
+						  AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+						LIMIT 1""")) {
+			// Nothing seen yet: the first read counts as a change, so that jobs committed while the watcher
+			// was starting are not left to the poll interval.
+			long seen = Long.MIN_VALUE;
+			do {
+				long current = read(version);
+				if (current != seen) {
+					seen = current;
+					for (String queue : queues) {
+						due.setString(1, queue);
+						if (hasRow(due)) {
+							wake.accept(queue);
+						}
+					}
+				}
+			}
+			while (sleep(interval));
+		}
+	}
+
+	/** Each read is a transaction of its own, ended when the result closes, so no snapshot is held open. */
+	private static long read(PreparedStatement version) throws SQLException {
+		try (ResultSet result = version.executeQuery()) {
+			result.next();
+			return result.getLong(1);
+		}
+	}
+
+	private static boolean hasRow(PreparedStatement query) throws SQLException {
+		try (ResultSet result = query.executeQuery()) {
+			return result.next();
+		}
+	}
+
+	/** False when interrupted: the watcher is stopping. */
+	private static boolean sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package dev.jobqueue.store.sqlite;
+
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.NewJob;
+
+/** Enqueue statements on SQLite. */
+final class SqliteEnqueue {
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	private final BatchTransactions transactions;
+
+	SqliteEnqueue(JdbcClient jdbc, SqliteStatements statements, BatchTransactions transactions) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+		this.transactions = transactions;
+	}
+
+	long enqueue(NewJob job) {
+		// The conflict target repeats the partial unique index's predicate, so that only an unfinished job
+		// with the same key counts as a duplicate; a finished one does not block a new enqueue.
+		while (true) {
+			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
+					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+					                          unique_key, created_at)
+					VALUES (:queue, :kind, :payload, :payloadVersion, 'ready', :priority,
+					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
+					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
+					ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+					DO NOTHING
+					RETURNING id""")
+				.paramSource(params(job))
+				.query(Long.class)
+				.optional());
+			if (inserted.isPresent()) {
+				return inserted.get();
+			}
+			Optional<Long> existing = findUnfinishedByUniqueKey(job.uniqueKey());
+			// The holder of the key may have finished between the two statements: then the insert can win.
+			if (existing.isPresent()) {
+				return existing.get();
+			}
+		}
+	}
+
+	/**
+	 * One insert per job, all or nothing through {@link BatchTransactions}: a savepoint in the caller's
+	 * transaction, else an immediate transaction of our own. SQLite runs in this process, so a statement
+	 * costs microseconds, not a round trip: what a batch must save is commits, and one transaction makes
+	 * it one commit. Ids come back in input order by construction.
+	 */
+	List<Long> enqueueAll(List<NewJob> jobs) {
+		if (jobs.isEmpty()) {
+			return List.of();
+		}
+		return transactions.run(() -> {
+			List<Long> ids = new ArrayList<>(jobs.size());
+			jobs.forEach(job -> ids.add(enqueue(job)));
+			return ids;
+		});
+	}
+
+	private Optional<Long> findUnfinishedByUniqueKey(String uniqueKey) {
+		return statements.read("find by unique key", () -> jdbc.sql("""
+				SELECT id FROM jobqueue_job
+				WHERE unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+			.param("uniqueKey", uniqueKey)
+			.query(Long.class)
+			.optional());
+	}
+
+	private static MapSqlParameterSource params(NewJob job) {
+		return new MapSqlParameterSource()
+			.addValue("queue", job.queue())
+			.addValue("kind", job.kind())
+			.addValue("payload", job.payload())
+			.addValue("payloadVersion", job.payloadVersion())
+			.addValue("priority", job.priority())
+			.addValue("runAt", job.runAt() == null ? null : job.runAt().toEpochMilli(), Types.BIGINT)
+			.addValue("delayMillis", job.delayMillis())
+			.addValue("maxAttempts", job.maxAttempts())
+			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR);
+	}
+}

@@ -1,0 +1,179 @@
+package dev.jobqueue.store.sqlite;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.JobCounts;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
+
+/**
+ * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
+ * timeout, immediate transactions). Every time is the database's clock, {@code unixepoch('subsec')}, in
+ * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
+ * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
+ * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner).
+ */
+public final class SqliteJobStore implements JobStore {
+
+	public static final String VENDOR = "sqlite";
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	private final SqliteEnqueue enqueue;
+
+	private final SqliteLeases leases;
+
+	private final SqliteMaintenance maintenance;
+
+	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
+	public SqliteJobStore(DataSource dataSource) {
+		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
+		this.jdbc = JdbcClient.create(queue);
+		this.statements = new SqliteStatements(queue);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
+		this.leases = new SqliteLeases(jdbc, statements);
+		this.maintenance = new SqliteMaintenance(jdbc, statements);
+	}
+
+	@Override
+	public String vendor() {
+		return VENDOR;
+	}
+
+	@Override
+	public long enqueue(NewJob job) {
+		return enqueue.enqueue(job);
+	}
+
+	@Override
+	public List<Long> enqueueAll(List<NewJob> jobs) {
+		return enqueue.enqueueAll(jobs);
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return statements.read("find", () -> jdbc.sql("""
+				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
+				       finished_at, errors
+				FROM jobqueue_job WHERE id = :id""")
+			.param("id", id)
+			.query(SqliteRows::job)
+			.optional());
+	}
+
+	@Override
+	public boolean cancel(long id) {
+		return statements.write("cancel", () -> jdbc.sql("""
+				UPDATE jobqueue_job SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				WHERE id = :id AND state = 'ready'""").param("id", id).update()) == 1;
+	}
+
+	@Override
+	public boolean retryDead(long id) {
+		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
+		return statements.write("retry dead", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    finished_at = NULL
+				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
+				                  WHERE holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.state IN ('ready', 'running'))""").param("id", id).update()) == 1;
+	}
+
+	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return statements.read("holder of unique key", () -> jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job AS job
+				JOIN jobqueue_job AS holder ON holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional());
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return leases.claim(queue, versions, limit, owner, lease);
+	}
+
+	@Override
+	public boolean complete(Lease lease, String resultJson) {
+		return leases.complete(lease, resultJson);
+	}
+
+	@Override
+	public Set<Lease> completeAll(Collection<Completion> completions) {
+		return leases.completeAll(completions);
+	}
+
+	@Override
+	public boolean retryLater(Lease lease, Duration delay, String error) {
+		return leases.retryLater(lease, delay, error);
+	}
+
+	@Override
+	public boolean fail(Lease lease, String error) {
+		return leases.fail(lease, error);
+	}
+
+	@Override
+	public boolean release(Lease lease) {
+		return leases.release(lease);
+	}
+
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> held, Duration lease) {
+		return leases.heartbeat(owner, held, lease);
+	}
+
+	@Override
+	public int reapExpired(int limit) {
+		return maintenance.reapExpired(limit);
+	}
+
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		return maintenance.prune(finishedRetention, deadRetention, limit);
+	}
+
+	/**
+	 * Nothing to do: SQLite keeps no dead versions of rows. An update rewrites the row in place, a delete
+	 * frees its space at once, and the pages it frees go to the file's freelist, from which the next
+	 * inserts take theirs. Its VACUUM only shrinks the file, by rewriting all of it under the write lock,
+	 * which would stop every claim while it runs and leave the claims no faster after.
+	 */
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return false;
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.ALL));
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+}

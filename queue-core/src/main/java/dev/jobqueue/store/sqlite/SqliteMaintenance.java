@@ -1,0 +1,86 @@
+package dev.jobqueue.store.sqlite;
+
+import java.time.Duration;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.store.JobStore;
+
+/** The reaper's and the pruner's statements on SQLite. */
+final class SqliteMaintenance {
+
+	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
+	static final String REAP = """
+			UPDATE jobqueue_job
+			SET state = CASE WHEN NOT expired.give_back AND attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
+			    finished_at = CASE WHEN NOT expired.give_back AND attempt >= max_attempts
+			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
+			    attempt = attempt - expired.give_back,
+			    unconfirmed_reaps = unconfirmed_reaps + expired.give_back,
+			    last_error = expired.message,
+			    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
+			                              THEN json_remove(errors, '$[0]') ELSE errors END,
+			                         '$[#]', json_object('attempt', attempt, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+			                                             'worker', lease_owner, 'message', expired.message)),
+			    lease_owner = NULL, lease_expires_at = NULL
+			FROM (
+			    SELECT id AS expired_id, claim_confirmed = 0 AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
+			           'lease expired on ' || lease_owner || ' at '
+			           || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
+			           || CASE WHEN claim_confirmed THEN ' (worker stopped or lost the database)'
+			                   ELSE ' before its worker confirmed the claim' END AS message
+			    FROM jobqueue_job
+			    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			    ORDER BY lease_expires_at
+			    LIMIT :limit) AS expired
+			WHERE jobqueue_job.id = expired.expired_id""";
+
+	/** The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. */
+	static final String PRUNE = """
+			DELETE FROM jobqueue_job WHERE id IN (
+			    SELECT id FROM jobqueue_job
+			    WHERE state IN ('succeeded', 'cancelled', 'dead')
+			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			                         - min(:finishedMillis, :deadMillis)
+			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
+			    ORDER BY finished_at
+			    LIMIT :limit)""";
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	SqliteMaintenance(JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+	}
+
+	int reapExpired(int limit) {
+		// One statement under the write lock, so a completion of the same row is ordered before or after it:
+		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
+		// the lease token) matches nothing. A reaped attempt stays counted once its worker confirmed the
+		// claim, and is given back otherwise, as on PostgreSQL (PostgresMaintenance.reapExpired says why).
+		// Reapers in several processes simply take turns.
+		// The expiry goes on the error history like any failure, naming the owner whose lease it was.
+		return statements.write("reap", () -> jdbc.sql(REAP)
+			.param("limit", limit)
+			.param("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.update());
+	}
+
+	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
+		// current millisecond is past a retention of zero. The state condition is the partial index's own,
+		// and the shorter retention bounds its range: the statement then reads the finished index from its
+		// oldest entry up to that cutoff, where the two per-state conditions alone scanned the whole table
+		// while holding the write lock.
+		return statements.write("prune", () -> jdbc.sql(PRUNE)
+			.param("finishedMillis", finishedRetention.toMillis())
+			.param("deadMillis", deadRetention.toMillis())
+			.param("limit", limit)
+			.update());
+	}
+}

@@ -1,0 +1,64 @@
+package dev.jobqueue.store.sqlite;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.JobCounts;
+import dev.jobqueue.support.SqliteTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * On SQLite every statement that writes holds the one write lock while it runs, so a statement that
+ * scanned the whole job table would stop every claim for as long as the scan took. The periodic and
+ * hot statements read their rows from the partial index that holds them; SQLite says which in
+ * {@code EXPLAIN QUERY PLAN}, where a full scan shows as {@code SCAN jobqueue_job} with no index.
+ */
+class SqliteQueryPlanTest {
+
+	@Test
+	void theClaimReadsTheReadyIndex() {
+		assertThat(plan(SqliteLeases.CLAIM,
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
+	void theReaperReadsTheLeaseIndex() {
+		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10, "maxUnconfirmedReaps", 10)))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	@Test
+	void thePrunerReadsTheFinishedIndexUpToTheShorterRetention() {
+		assertThat(plan(SqliteMaintenance.PRUNE,
+				Map.of("finishedMillis", 86_400_000L, "deadMillis", 1_209_600_000L, "limit", 1_000)))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_idx (finished_at<?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	@Test
+	void theUnfinishedCountsReadTheReadyAndTheLeaseIndexes() {
+		assertThat(plan(JobCounts.UNFINISHED, Map.of()))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx"))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	/** The steps of SQLite's plan for {@code sql} on a fresh file, as its {@code detail} column words them. */
+	private static List<String> plan(String sql, Map<String, Object> params) {
+		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
+			return JdbcClient.create(database.dataSource())
+				.sql("EXPLAIN QUERY PLAN " + sql)
+				.params(params)
+				.query((rs, n) -> rs.getString("detail"))
+				.list();
+		}
+	}
+}
