@@ -35,7 +35,8 @@ public final class EnqueueOptions {
 	/** Longest {@link #uniqueKey(String)}, in bytes of UTF-8. */
 	public static final int MAX_UNIQUE_KEY_BYTES = 1024;
 
-	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, DEFAULT_PRIORITY, null, null, null, null);
+	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, DEFAULT_PRIORITY, null, null, null, null,
+			null);
 
 	private final String queue;
 
@@ -49,17 +50,20 @@ public final class EnqueueOptions {
 
 	private final String uniqueKey;
 
+	private final Integer payloadVersion;
+
 	private EnqueueOptions(String queue, int priority, Instant runAt, Duration delay, Integer maxAttempts,
-			String uniqueKey) {
+			String uniqueKey, Integer payloadVersion) {
 		this.queue = queue;
 		this.priority = priority;
 		this.runAt = runAt;
 		this.delay = delay;
 		this.maxAttempts = maxAttempts;
 		this.uniqueKey = uniqueKey;
+		this.payloadVersion = payloadVersion;
 	}
 
-	/** Queue and attempts from the kind's handler (or the defaults), priority 5, due now. */
+	/** Queue, attempts and payload version from the kind's handler (or the defaults), priority 5, due now. */
 	public static EnqueueOptions defaults() {
 		return DEFAULTS;
 	}
@@ -70,14 +74,14 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions queue(String queue) {
 		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
-				uniqueKey);
+				uniqueKey, payloadVersion);
 	}
 
 	/** 0 (runs first) to 9 (runs last); 5 by default. */
 	public EnqueueOptions priority(int priority) {
 		Validate.isTrue(priority >= HIGHEST_PRIORITY && priority <= LOWEST_PRIORITY, "priority",
 				"must be between 0 and 9, was " + priority);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
 	}
 
 	/**
@@ -88,7 +92,7 @@ public final class EnqueueOptions {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
 		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
 				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
-		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey);
+		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion);
 	}
 
 	/**
@@ -100,13 +104,13 @@ public final class EnqueueOptions {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
 		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
 				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
-		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey);
+		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion);
 	}
 
 	/** Executions before the job is dead; by default the handler's retry policy decides. */
 	public EnqueueOptions maxAttempts(int maxAttempts) {
 		Validate.isTrue(maxAttempts >= 1, "maxAttempts", "must be at least 1, was " + maxAttempts);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
 	}
 
 	/**
@@ -119,7 +123,17 @@ public final class EnqueueOptions {
 		int bytes = uniqueKey.getBytes(StandardCharsets.UTF_8).length;
 		Validate.isTrue(bytes <= MAX_UNIQUE_KEY_BYTES, "uniqueKey",
 				() -> "must be at most " + MAX_UNIQUE_KEY_BYTES + " bytes of UTF-8, was " + bytes);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
+	}
+
+	/**
+	 * The version of the payload's shape, 1 or more; by default the version the kind's handler declares,
+	 * else 1. For a kind another application handles, say which of its versions the payload has: nodes
+	 * whose handler reads only older versions leave the job to nodes that read this one.
+	 */
+	public EnqueueOptions payloadVersion(int payloadVersion) {
+		Validate.isTrue(payloadVersion >= 1, "payloadVersion", "must be at least 1, was " + payloadVersion);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
 	}
 
 	public String queue() {
@@ -144,5 +158,9 @@ public final class EnqueueOptions {
 
 	public String uniqueKey() {
 		return uniqueKey;
+	}
+
+	public Integer payloadVersion() {
+		return payloadVersion;
 	}
 }

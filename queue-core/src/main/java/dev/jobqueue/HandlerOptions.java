@@ -11,7 +11,7 @@ import java.time.Duration;
 public final class HandlerOptions {
 
 	private static final HandlerOptions DEFAULTS = new HandlerOptions(RuntimeSettings.DEFAULT_QUEUE, null, null,
-			false);
+			false, 1);
 
 	private final String queue;
 
@@ -21,32 +21,37 @@ public final class HandlerOptions {
 
 	private final boolean transactional;
 
-	private HandlerOptions(String queue, RetryPolicy retryPolicy, Duration timeout, boolean transactional) {
+	private final int version;
+
+	private HandlerOptions(String queue, RetryPolicy retryPolicy, Duration timeout, boolean transactional,
+			int version) {
 		this.queue = queue;
 		this.retryPolicy = retryPolicy;
 		this.timeout = timeout;
 		this.transactional = transactional;
+		this.version = version;
 	}
 
-	/** Queue {@code default}, the runtime's retry policy and timeout, not transactional. */
+	/** Queue {@code default}, the runtime's retry policy and timeout, not transactional, payload version 1. */
 	public static HandlerOptions defaults() {
 		return DEFAULTS;
 	}
 
 	/** 1 to 100 letters, digits, {@code _}, {@code .} or {@code -}. */
 	public HandlerOptions queue(String queue) {
-		return new HandlerOptions(QueueNames.requireValid(queue, "queue"), retryPolicy, timeout, transactional);
+		return new HandlerOptions(QueueNames.requireValid(queue, "queue"), retryPolicy, timeout, transactional,
+				version);
 	}
 
 	/** The handler's own retry policy, instead of the runtime's default. */
 	public HandlerOptions retryPolicy(RetryPolicy retryPolicy) {
 		Validate.isTrue(retryPolicy != null, "retryPolicy", "must not be null");
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
 	}
 
 	/** How long an execution may run before it is interrupted and its attempt failed. */
 	public HandlerOptions timeout(Duration timeout) {
-		return new HandlerOptions(queue, retryPolicy, Validate.positive(timeout, "timeout"), transactional);
+		return new HandlerOptions(queue, retryPolicy, Validate.positive(timeout, "timeout"), transactional, version);
 	}
 
 	/**
@@ -54,7 +59,16 @@ public final class HandlerOptions {
 	 * transaction: the job succeeds exactly when the handler's writes do.
 	 */
 	public HandlerOptions transactional(boolean transactional) {
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
+	}
+
+	/**
+	 * The version of the payload the handler reads; jobs written at an older version are upcast to it
+	 * ({@link PayloadUpcaster}), and a node never claims jobs written at a newer one.
+	 */
+	public HandlerOptions version(int version) {
+		Validate.isTrue(version >= 1, "version", "must be at least 1, was " + version);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
 	}
 
 	public String queue() {
@@ -73,5 +87,9 @@ public final class HandlerOptions {
 
 	public boolean transactional() {
 		return transactional;
+	}
+
+	public int version() {
+		return version;
 	}
 }

@@ -71,7 +71,7 @@ final class BulkVariants {
 	}
 
 	private static NewJob job(int i) {
-		return new NewJob("default", "bench", Integer.toString(i), 5, null, Duration.ZERO, 3, null);
+		return new NewJob("default", "bench", Integer.toString(i), 1, 5, null, Duration.ZERO, 3, null);
 	}
 
 	private void figure(boolean measured, String variant, long nanos) {

@@ -3,7 +3,7 @@ package dev.jobqueue.benchmarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -110,7 +110,7 @@ final class Ceiling {
 
 	private static void claimAndCompleteUntilEmpty(PostgresJobStore store, AtomicLong done) {
 		while (true) {
-			List<ClaimedJob> claimed = store.claim("default", Set.of("bench"), BATCH, "ceiling", Duration.ofMinutes(5));
+			List<ClaimedJob> claimed = store.claim("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5));
 			if (claimed.isEmpty()) {
 				return;
 			}

@@ -12,12 +12,14 @@ import dev.jobqueue.HandlerOptions;
 import dev.jobqueue.JobHandlerFunction;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.PayloadUpcaster;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.UpcasterDefinition;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
@@ -118,7 +120,17 @@ public final class JobQueues implements AutoCloseable {
 			}
 			handlers.register(new JobHandlerDefinition(kind, options.queue(), payloadType, options.retryPolicy(),
 					options.transactional(), (payload, context) -> handler.handle(payloadType.cast(payload), context),
-					"handler of '" + kind + "'", options.timeout()));
+					"handler of '" + kind + "'", options.timeout(), options.version()));
+			return this;
+		}
+
+		/**
+		 * Upcasts payloads of {@code kind} from version {@code from} to the next, for a handler whose
+		 * {@link HandlerOptions#version(int) version} is higher; checked with the others at {@link #build()}.
+		 */
+		public Builder upcaster(String kind, int from, PayloadUpcaster upcaster) {
+			handlers.registerUpcaster(new UpcasterDefinition(kind, from, upcaster,
+					"upcaster of '" + kind + "' from version " + from));
 			return this;
 		}
 
@@ -158,9 +170,10 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
-		/** Checks the settings, migrates the schema (unless turned off), and returns the queues, not started. */
+		/** Checks the settings and upcasters, migrates the schema (unless turned off), and returns the queues, not started. */
 		public JobQueues build() {
 			RuntimeSettings runtimeSettings = settings.build();
+			handlers.verifyUpcasters();
 			Dialect dialect = JobStores.dialect(dataSource);
 			if (migrateSchema) {
 				dialect.migrate(dataSource);

@@ -11,10 +11,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which handler serves which kind. Registering a kind twice fails, naming both declarations. Kinds that
- * handlers of other applications serve can be declared external, so that enqueueing them here is not
- * mistaken for a typo; a node claims only the kinds it serves, so an external kind waits for a node
- * that serves it.
+ * Which handler serves which kind, and which upcasters bring older payloads of a kind up to its handler's
+ * version. Registering a kind twice fails, naming both declarations. Kinds that handlers of other
+ * applications serve can be declared external, so that enqueueing them here is not mistaken for a typo; a
+ * node claims only the kinds it serves, up to its handlers' payload versions, so an external kind, or a
+ * payload newer than this node reads, waits for a node that serves it.
  */
 public final class HandlerRegistry {
 
@@ -22,8 +23,13 @@ public final class HandlerRegistry {
 
 	private final Set<String> external = new LinkedHashSet<>();
 
-	/** The kinds served here, read at every claim: a copy replaced on registration, never locked to read. */
-	private volatile Set<String> served = Set.of();
+	private final Upcasters upcasters = new Upcasters();
+
+	/**
+	 * The kinds served here and the newest payload version of each, read at every claim: a copy replaced on
+	 * registration, never locked to read.
+	 */
+	private volatile Map<String, Integer> served = Map.of();
 
 	public synchronized void register(JobHandlerDefinition definition) {
 		JobHandlerDefinition previous = byKind.putIfAbsent(definition.kind(), definition);
@@ -31,7 +37,28 @@ public final class HandlerRegistry {
 			throw new IllegalStateException("Duplicate job kind '" + definition.kind() + "': declared by "
 					+ previous.description() + " and by " + definition.description());
 		}
-		served = Set.copyOf(byKind.keySet());
+		Map<String, Integer> versions = new LinkedHashMap<>(served);
+		versions.put(definition.kind(), definition.version());
+		served = Map.copyOf(versions);
+	}
+
+	/** Fails when an upcaster of the same kind and version is registered already, naming both. */
+	public synchronized void registerUpcaster(UpcasterDefinition upcaster) {
+		upcasters.register(upcaster);
+	}
+
+	/**
+	 * Fails, naming the upcaster, when one serves a kind without a handler here, upcasts from a version not
+	 * below its handler's, or leaves a gap in its kind's chain. Call once every handler and upcaster is
+	 * registered.
+	 */
+	public synchronized void verifyUpcasters() {
+		upcasters.verify(kind -> Optional.ofNullable(byKind.get(kind)));
+	}
+
+	/** The upcaster of {@code kind} from {@code version} to the next, if one is registered. */
+	public synchronized Optional<UpcasterDefinition> upcasterFrom(String kind, int version) {
+		return upcasters.from(kind, version);
 	}
 
 	/** Declares a kind that another application handles: it may be enqueued here, it never runs here. */
@@ -43,8 +70,11 @@ public final class HandlerRegistry {
 		return Optional.ofNullable(byKind.get(kind));
 	}
 
-	/** The kinds this node runs, and so the only kinds its claims ask for. */
-	public Set<String> servedKinds() {
+	/**
+	 * The kinds this node runs, and so the only kinds its claims ask for, each with the newest payload
+	 * version its handler reads: claims pass over newer ones.
+	 */
+	public Map<String, Integer> servedVersions() {
 		return served;
 	}
 

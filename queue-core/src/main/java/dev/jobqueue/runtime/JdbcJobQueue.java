@@ -28,8 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@link JobQueue} over a {@link JobStore}. Options left open take the kind's handler's
- * declaration (queue, max attempts) when this node knows the kind, else the defaults. Every check
- * happens before any SQL is sent, so a rejected enqueue leaves the caller's transaction usable.
+ * declaration (queue, max attempts, payload version) when this node knows the kind, else the defaults.
+ * Every check happens before any SQL is sent, so a rejected enqueue leaves the caller's transaction usable.
  */
 public final class JdbcJobQueue implements JobQueue {
 
@@ -127,9 +127,11 @@ public final class JdbcJobQueue implements JobQueue {
 				: handler.map(JobHandlerDefinition::queue).orElse(RuntimeSettings.DEFAULT_QUEUE);
 		int maxAttempts = options.maxAttempts() != null ? options.maxAttempts()
 				: handler.map(JobHandlerDefinition::retryPolicy).orElse(defaultRetryPolicy).maxAttempts();
+		int payloadVersion = options.payloadVersion() != null ? options.payloadVersion()
+				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
-		return new NewJob(queue, kind, payloadJson(kind, payload), options.priority(), options.runAt(), delay,
-				maxAttempts, options.uniqueKey());
+		return new NewJob(queue, kind, payloadJson(kind, payload), payloadVersion, options.priority(), options.runAt(),
+				delay, maxAttempts, options.uniqueKey());
 	}
 
 	private String payloadJson(String kind, Object payload) {

@@ -17,17 +17,33 @@ import dev.jobqueue.RetryPolicy;
  * @param description who declared it (bean and method), for error messages
  * @param timeout how long an execution may run before it is interrupted and its attempt failed, or
  * {@code null} for the runtime's default
+ * @param version the version of the payload's shape that {@code payloadType} reads, 1 or more: jobs enqueued
+ * here carry it, older ones are upcast to it, newer ones are left to nodes that read them
  */
 public record JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
-		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout) {
+		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout,
+		int version) {
+
+	/** The payload version of a handler that declares none, and of every job enqueued before versions. */
+	public static final int FIRST_VERSION = 1;
 
 	public JobHandlerDefinition {
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
 			throw new IllegalArgumentException("timeout of " + description + " must be positive, was " + timeout);
 		}
+		if (version < FIRST_VERSION) {
+			throw new IllegalArgumentException("payload version of " + description + " must be at least 1, was "
+					+ version);
+		}
 	}
 
-	/** A handler that takes the runtime's default timeout. */
+	/** A handler of payload version 1. */
+	public JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
+			boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout) {
+		this(kind, queue, payloadType, retryPolicy, transactional, function, description, timeout, FIRST_VERSION);
+	}
+
+	/** A handler of payload version 1 that takes the runtime's default timeout. */
 	public JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
 			boolean transactional, JobHandlerFunction<Object> function, String description) {
 		this(kind, queue, payloadType, retryPolicy, transactional, function, description, null);

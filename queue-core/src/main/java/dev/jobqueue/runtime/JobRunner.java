@@ -12,13 +12,12 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs one claimed job: binds its payload, calls its handler and writes the outcome, fenced by the
- * job's lease. A write that changes nothing means another worker holds the job now: that is logged
- * and counted, never thrown at the handler.
+ * Runs one claimed job: reads its payload ({@link PayloadReader}), calls its handler and writes the
+ * outcome, fenced by the job's lease. A write that changes nothing means another worker holds the job now:
+ * that is logged and counted, never thrown at the handler.
  *
  * <p>Whatever the handler throws, {@code Error}s included, is recorded as a failed attempt and the thread
  * goes on to the next job: the handler's stack has unwound by then (docs/architecture.md, Decisions,
@@ -32,7 +31,7 @@ final class JobRunner {
 
 	private final HandlerRegistry handlers;
 
-	private final JsonMapper json;
+	private final PayloadReader payloads;
 
 	private final ResultJson results;
 
@@ -53,7 +52,7 @@ final class JobRunner {
 			CompletionBatcher completions) {
 		this.store = store;
 		this.handlers = handlers;
-		this.json = json;
+		this.payloads = new PayloadReader(handlers, json);
 		this.results = new ResultJson(json, settings.maxResultLength());
 		this.listener = listener;
 		this.transactions = transactions;
@@ -174,14 +173,12 @@ final class JobRunner {
 					+ "', which this node does not serve"));
 		Object payload;
 		try {
-			payload = json.readValue(job.payload(), json.getTypeFactory().constructType(handler.payloadType()));
+			payload = payloads.read(job, handler);
 		}
-		catch (JacksonException ex) {
-			// Retried, not dead: a node of a newer version, whose type binds the payload, may take it.
+		catch (RuntimeException ex) {
+			// Retried or dead as PayloadReader's exception says, like a handler's.
 			execution.finishing();
-			return fail(job, handler, new PayloadBindingException("payload of job " + job.id() + " does not fit "
-					+ handler.payloadType().getTypeName() + " of " + handler.description() + ": "
-					+ ex.getOriginalMessage(), ex));
+			return fail(job, handler, ex);
 		}
 		execution.limit(handler.timeout() != null ? handler.timeout() : defaultTimeout);
 		if (handler.transactional()) {
@@ -255,14 +252,6 @@ final class JobRunner {
 
 		LeaseLostException() {
 			super(null, null, false, false);
-		}
-	}
-
-	/** A payload that the handler's type does not bind: retried like any failure. */
-	private static final class PayloadBindingException extends RuntimeException {
-
-		PayloadBindingException(String message, Throwable cause) {
-			super(message, cause);
 		}
 	}
 

@@ -127,10 +127,12 @@ public final class JobRuntime {
 		}
 	}
 
+	/** Starts every role; fails first, starting none, when the upcasters do not lead to their handlers. */
 	public synchronized void start() {
 		if (running) {
 			return;
 		}
+		handlers.verifyUpcasters();
 		running = true;
 		completions.start();
 		settings.queues().forEach(this::startQueue);

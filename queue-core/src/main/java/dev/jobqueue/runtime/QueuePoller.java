@@ -80,7 +80,7 @@ final class QueuePoller {
 		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
 		long sentAt = System.nanoTime();
 		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
-		List<ClaimedJob> jobs = store.claim(queue, handlers.servedKinds(), free, owner, lease);
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
 		saturated = jobs.size() == free;
 		confirm(jobs);
 		for (ClaimedJob job : jobs) {

@@ -5,11 +5,12 @@ import java.time.Instant;
 /**
  * A job this worker has just claimed, with the lease that fences every write it makes about it.
  *
+ * @param payloadVersion the version of the payload's shape it was enqueued with
  * @param runAt when the job was due, so that its wait (due → start) can be measured
  * @param startedAt when the claim happened, on the store's clock
  */
-public record ClaimedJob(long id, String queue, String kind, String payload, int attempt, int maxAttempts,
-		int priority, Lease lease, Instant runAt, Instant startedAt) {
+public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
+		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt) {
 
 	/** Whether this was the last attempt the job had. */
 	public boolean isLastAttempt() {

@@ -50,11 +50,15 @@ public interface JobStore {
 	Optional<Long> holderOfUniqueKey(long id);
 
 	/**
-	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is one of {@code kinds}, in claim
-	 * order (priority, run-at, id), leasing them to {@code owner} for {@code lease}. Jobs of other kinds
-	 * stay ready, untouched, for a node that serves them. Never hands the same job to two callers.
+	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is a key of {@code versions} and whose
+	 * payload version is at most that key's value, in claim order (priority, run-at, id), leasing them to
+	 * {@code owner} for {@code lease}. Jobs of other kinds, and jobs of a payload version newer than the
+	 * caller reads, stay ready, untouched, for a node that serves them. Never hands the same job to two
+	 * callers.
+	 *
+	 * @param versions per kind the caller serves, the newest payload version it reads
 	 */
-	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease);
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
 
 	/** running → succeeded; false when the lease was lost. */
 	boolean complete(Lease lease, String resultJson);

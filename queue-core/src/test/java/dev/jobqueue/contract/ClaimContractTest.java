@@ -34,7 +34,7 @@ public abstract class ClaimContractTest {
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	/** The kinds the claims ask for: every job here is a greeting. */
-	private static final Set<String> KINDS = Set.of("greet");
+	private static final Map<String, Integer> KINDS = Map.of("greet", 1);
 
 	private QueueFixture fixture;
 
@@ -421,6 +421,6 @@ public abstract class ClaimContractTest {
 	}
 
 	private static NewJob newJob(String queue) {
-		return new NewJob(queue, "greet", "{}", 5, null, Duration.ZERO, 3, null);
+		return new NewJob(queue, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null);
 	}
 }

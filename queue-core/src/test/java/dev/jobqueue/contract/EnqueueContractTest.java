@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -255,7 +254,7 @@ public abstract class EnqueueContractTest {
 		assertThat(fixture.queue().cancel(id)).isFalse();
 		assertThat(fixture.state(id)).isEqualTo(JobState.cancelled);
 		assertThat(fixture.job(id).finishedAt()).isNotNull();
-		assertThat(fixture.store().claim("default", Set.of("greet"), 10, "w", Duration.ofSeconds(30))).isEmpty();
+		assertThat(fixture.store().claim("default", Map.of("greet", 1), 10, "w", Duration.ofSeconds(30))).isEmpty();
 	}
 
 	@Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,9 +51,9 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aTimeoutThenAReapReadAsTwoEntriesInOrder() throws InterruptedException {
 		long id = enqueue(3);
-		ClaimedJob first = store.claim("default", Set.of("greet"), 1, "node-a", LEASE).get(0);
+		ClaimedJob first = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 		assertThat(store.retryLater(first.lease(), Duration.ZERO, "timeout")).isTrue();
-		store.claim("default", Set.of("greet"), 1, "node-b", Duration.ofMillis(1));
+		store.claim("default", Map.of("greet", 1), 1, "node-b", Duration.ofMillis(1));
 		Thread.sleep(20);
 		assertThat(store.reapExpired(10)).isEqualTo(1);
 
@@ -75,7 +75,7 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aFailureThatKillsTheJobIsTheLastEntry() {
 		long id = enqueue(1);
-		ClaimedJob claimed = store.claim("default", Set.of("greet"), 1, "node-a", LEASE).get(0);
+		ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 
 		assertThat(store.fail(claimed.lease(), "card declined")).isTrue();
 
@@ -93,7 +93,7 @@ public abstract class ErrorHistoryContractTest {
 		String longError = "x".repeat(5_000);
 		int failures = Job.AttemptError.MAX_ENTRIES + 3;
 		for (int attempt = 1; attempt <= failures; attempt++) {
-			ClaimedJob claimed = store.claim("default", Set.of("greet"), 1, "node-a", LEASE).get(0);
+			ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 			String error = attempt == failures ? longError : "failure " + attempt;
 			assertThat(store.retryLater(claimed.lease(), Duration.ZERO, error)).isTrue();
 		}
@@ -113,7 +113,7 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aJobThatNeverFailedHasNoHistory() {
 		long id = enqueue(3);
-		ClaimedJob claimed = store.claim("default", Set.of("greet"), 1, "node-a", LEASE).get(0);
+		ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 		assertThat(store.complete(claimed.lease(), null)).isTrue();
 
 		assertThat(fixture.job(id).errors()).isEmpty();

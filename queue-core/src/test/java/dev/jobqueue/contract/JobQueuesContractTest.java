@@ -8,12 +8,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.core.JobQueues;
 import dev.jobqueue.support.TestDatabase;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -107,6 +110,49 @@ public abstract class JobQueuesContractTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> builder.settings(settings -> settings.lease(Duration.ofSeconds(5))).build())
 			.withMessage("heartbeat-interval (PT10S) must be shorter than lease (PT5S)");
+	}
+
+	@Test
+	void aHandlerAtANewerVersionReadsOlderJobsThroughTheUpcastersOfTheBuilder() {
+		long id;
+		try (JobQueues old = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> null)
+			.build()) {
+			id = old.jobQueue().enqueue("greet", new Greeting("Ada Lovelace", 1));
+		}
+		try (JobQueues current = JobQueues.builder(database().dataSource())
+			.handler("greet", FullName.class, HandlerOptions.defaults().version(2),
+					(name, context) -> name.first() + "/" + name.last())
+			.upcaster("greet", 1, JobQueuesContractTest::splitName)
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(100)))
+			.build()) {
+			current.start();
+
+			awaitState(current.jobQueue(), id, JobState.succeeded);
+			Job job = current.jobQueue().find(id).orElseThrow();
+			assertThat(job.result()).isEqualTo("\"Ada/Lovelace\"");
+			assertThat(job.payloadVersion()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aGapInTheUpcastersIsRefusedAtBuildNamingTheMissingStep() {
+		JobQueues.Builder builder = JobQueues.builder(database().dataSource())
+			.handler("greet", FullName.class, HandlerOptions.defaults().version(3), (name, context) -> null)
+			.upcaster("greet", 1, JobQueuesContractTest::splitName);
+
+		assertThatIllegalStateException().isThrownBy(builder::build)
+			.withMessageContaining("no upcaster from version 2");
+	}
+
+	/** Version 2 of the greeting split its name in two. */
+	private static JsonNode splitName(JsonNode payload) {
+		ObjectNode next = ((ObjectNode) payload).deepCopy();
+		String[] parts = next.remove("name").asString().split(" ", 2);
+		return next.put("first", parts[0]).put("last", parts[1]);
+	}
+
+	private record FullName(String first, String last, int count) {
 	}
 
 	private static String noteQueue(Map<String, String> ranOn, Greeting greeting, JobContext context) {

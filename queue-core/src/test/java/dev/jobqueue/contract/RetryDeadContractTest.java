@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,7 +81,7 @@ public abstract class RetryDeadContractTest {
 
 	private long deadJob(EnqueueOptions options) {
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 1), options.maxAttempts(1));
-		ClaimedJob claimed = fixture.store().claim("default", Set.of("greet"), 1, "retry-test", Duration.ofMinutes(1))
+		ClaimedJob claimed = fixture.store().claim("default", Map.of("greet", 1), 1, "retry-test", Duration.ofMinutes(1))
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(fixture.store().fail(claimed.lease(), "boom")).isTrue();

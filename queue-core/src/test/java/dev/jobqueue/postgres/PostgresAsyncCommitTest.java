@@ -2,7 +2,7 @@ package dev.jobqueue.postgres;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -48,7 +48,7 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void aBatchedCompletionCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
-		List<ClaimedJob> claimed = store.claim("default", Set.of("greet"), 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(settingInsideTransactionOf(
 				s -> s.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
@@ -72,7 +72,7 @@ class PostgresAsyncCommitTest {
 	}
 
 	private void claimOne(JobStore s) {
-		assertThat(s.claim("default", Set.of("greet"), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(s.claim("default", Map.of("greet", 1), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
 	}
 
 	private String synchronousCommit() {
@@ -80,6 +80,6 @@ class PostgresAsyncCommitTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+		return new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null);
 	}
 }

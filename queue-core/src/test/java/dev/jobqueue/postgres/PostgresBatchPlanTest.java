@@ -2,7 +2,7 @@ package dev.jobqueue.postgres;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -48,7 +48,7 @@ class PostgresBatchPlanTest {
 	void aBatchOf500CompletionsAndHeartbeatsJoinsEachJobOnce() {
 		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
-		List<Lease> leases = store.claim("default", Set.of("greet"), BATCH, "owner", Duration.ofMinutes(1))
+		List<Lease> leases = store.claim("default", Map.of("greet", 1), BATCH, "owner", Duration.ofMinutes(1))
 			.stream()
 			.map(ClaimedJob::lease)
 			.toList();
@@ -99,6 +99,6 @@ class PostgresBatchPlanTest {
 	}
 
 	private static NewJob keyedJob(String uniqueKey) {
-		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, uniqueKey);
+		return new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, uniqueKey);
 	}
 }

@@ -3,7 +3,6 @@ package dev.jobqueue.postgres;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -40,8 +39,8 @@ class PostgresIndexUseTest {
 	void completionsAndHeartbeatsLeaveTheReapersIndexAloneWhenRunningRowsAreRare() {
 		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Set.of("greet"), 2_000, "owner", Duration.ofMinutes(1)));
-		List<ClaimedJob> running = store.claim("default", Set.of("greet"), 20, "owner", Duration.ofMinutes(1));
+		completeAll(store.claim("default", Map.of("greet", 1), 2_000, "owner", Duration.ofMinutes(1)));
+		List<ClaimedJob> running = store.claim("default", Map.of("greet", 1), 20, "owner", Duration.ofMinutes(1));
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = indexUse("jobqueue_job_lease_idx").scans();
 
@@ -58,8 +57,8 @@ class PostgresIndexUseTest {
 	void theUnfinishedCountsReadThePartialIndexesAndNeverScanTheTable() {
 		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Set.of("greet"), 2_980, "owner", Duration.ofMinutes(1)));
-		store.claim("default", Set.of("greet"), 5, "owner", Duration.ofMinutes(1));
+		completeAll(store.claim("default", Map.of("greet", 1), 2_980, "owner", Duration.ofMinutes(1)));
+		store.claim("default", Map.of("greet", 1), 5, "owner", Duration.ofMinutes(1));
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = tableScans();
 
@@ -73,7 +72,7 @@ class PostgresIndexUseTest {
 	void thePrunerReadsOnlyTheFinishedRowsPastTheShorterRetentionAndLooksItsBatchUpById() {
 		postgres.database().reset();
 		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Set.of("greet"), 3_000, "owner", Duration.ofMinutes(1)));
+		completeAll(store.claim("default", Map.of("greet", 1), 3_000, "owner", Duration.ofMinutes(1)));
 		jdbc.sql("""
 				UPDATE jobqueue_job SET finished_at = now() - interval '2 days'
 				WHERE id IN (SELECT id FROM jobqueue_job ORDER BY id LIMIT 100)""").update();
@@ -124,6 +123,6 @@ class PostgresIndexUseTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null);
+		return new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null);
 	}
 }

@@ -192,7 +192,7 @@ class PostgresNotificationTest {
 	void jobsNotDueNowAndStoresThatDoNotNotifySendNothing() throws SQLException {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
 			listen(listening);
-			database.store().enqueue(new NewJob("default", "greet", "{}", 5, null, Duration.ofHours(1), 3, null));
+			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ofHours(1), 3, null));
 			new PostgresJobStore(otherNode, false).enqueue(job());
 			new PostgresJobStore(otherNode, false).enqueueAll(List.of(job()));
 
@@ -222,7 +222,7 @@ class PostgresNotificationTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{\"name\":\"n\",\"count\":1}", 5, null,
+		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{\"name\":\"n\",\"count\":1}", 1, 5, null,
 				Duration.ZERO, 3, null);
 	}
 

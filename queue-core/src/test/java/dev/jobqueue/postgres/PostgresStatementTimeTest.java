@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,8 +54,8 @@ class PostgresStatementTimeTest {
 	void aRetryAndAFailureInsideALongerTransactionAreStampedByTheirOwnStatement() {
 		fixture().queue().enqueue("greet", new Greeting("Ada", 1));
 		fixture().queue().enqueue("greet", new Greeting("Bob", 2));
-		ClaimedJob retried = fixture().store().claim("default", Set.of("greet"), 1, "w", Duration.ofMinutes(1)).get(0);
-		ClaimedJob failed = fixture().store().claim("default", Set.of("greet"), 1, "w", Duration.ofMinutes(1)).get(0);
+		ClaimedJob retried = fixture().store().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1)).get(0);
+		ClaimedJob failed = fixture().store().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1)).get(0);
 		Duration delay = Duration.ofSeconds(10);
 
 		Instant began = fixture().transactions().execute(status -> {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,8 +51,8 @@ class PostgresStatementTimeoutTest {
 	@Test
 	void aHeartbeatBlockedByARowLockFailsAfterTheStatementTimeout() throws Exception {
 		PostgresJobStore timed = new PostgresJobStore(database.dataSource(), true, Duration.ofSeconds(1));
-		timed.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 5, null, Duration.ZERO, 3, null));
-		ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Set.of("greet"), 1, "node-a",
+		timed.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
+		ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
 				Duration.ofMinutes(1)).get(0);
 
 		try (Connection locker = database.dataSource().getConnection()) {

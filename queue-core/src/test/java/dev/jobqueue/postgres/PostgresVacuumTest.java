@@ -123,7 +123,7 @@ class PostgresVacuumTest {
 	}
 
 	private static NewJob job() {
-		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 0, null, Duration.ZERO, 3, null);
+		return new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 1, 0, null, Duration.ZERO, 3, null);
 	}
 
 	private static long vacuumCount() {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -49,7 +48,7 @@ public abstract class CompletionBatcherContractTest {
 		for (int i = 0; i < 7; i++) {
 			fixture.queue().enqueue("greet", new Greeting("n", i));
 		}
-		List<ClaimedJob> claimed = store.claim("default", Set.of("greet"), 7, "w", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 7, "w", Duration.ofMinutes(5));
 		ClaimedJob guilty = claimed.get(4);
 		// Not JSON at all: every database refuses it (invalid jsonb; SQLite's json_valid check).
 		Map<Long, String> reports = new ConcurrentHashMap<>();

@@ -33,8 +33,8 @@ class JobRuntimeRoleFailureTest {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	private static final RuntimeSettings FAST = QueueFixture.SETTINGS.toBuilder()
-			.lease(Duration.ofSeconds(2))
-			.heartbeatInterval(Duration.ofMillis(100))
+		.lease(Duration.ofSeconds(2))
+		.heartbeatInterval(Duration.ofMillis(100))
 		.pruneInterval(Duration.ofMillis(50))
 		.vacuumInterval(Duration.ofMillis(50))
 		.reaperInterval(Duration.ofMillis(50)).build();

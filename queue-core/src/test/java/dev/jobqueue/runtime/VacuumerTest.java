@@ -2,7 +2,7 @@ package dev.jobqueue.runtime;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -92,9 +92,9 @@ class VacuumerTest {
 
 	/** Enqueues, claims and completes {@code count} jobs: two dead row versions each. */
 	private void runJobs(int count) {
-		NewJob job = new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 0, null, Duration.ZERO, 3, null);
+		NewJob job = new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 1, 0, null, Duration.ZERO, 3, null);
 		store.enqueueAll(IntStream.range(0, count).mapToObj(i -> job).toList());
-		List<ClaimedJob> claimed = store.claim(RuntimeSettings.DEFAULT_QUEUE, Set.of("work"), count, "test",
+		List<ClaimedJob> claimed = store.claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("work", 1), count, "test",
 				Duration.ofMinutes(1));
 		assertThat(claimed).hasSize(count);
 		assertThat(store.completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();

@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -78,9 +78,9 @@ class SqliteDataSourcesTest {
 			JobStore store = JobStores.forDataSource(application);
 			JobStores.migrate(application, store.vendor());
 
-			store.enqueue(new NewJob("default", "work", "{}", 0, null, Duration.ZERO, 3, null));
-			store.enqueueAll(List.of(new NewJob("default", "work", "{}", 0, null, Duration.ZERO, 3, null)));
-			List<ClaimedJob> claimed = store.claim("default", Set.of("work"), 2, "worker", Duration.ofMinutes(1));
+			store.enqueue(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null));
+			store.enqueueAll(List.of(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null)));
+			List<ClaimedJob> claimed = store.claim("default", Map.of("work", 1), 2, "worker", Duration.ofMinutes(1));
 			store.heartbeat("worker", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofMinutes(1));
 			store.complete(claimed.get(0).lease(), null);
 			store.completeAll(List.of(new Completion(claimed.get(1).lease(), null)));

@@ -97,6 +97,11 @@ public final class QueueFixture implements AutoCloseable {
 				(JobHandlerFunction<Object>) function, "test handler of " + kind, timeout));
 	}
 
+	/** A handler defined in full, such as one of a payload version above 1. */
+	public void handle(JobHandlerDefinition definition) {
+		handlers.register(definition);
+	}
+
 	public void declareExternal(String kind) {
 		handlers.declareExternal(kind);
 	}

@@ -47,7 +47,7 @@ final class JobHandlerMethod {
 		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
 				handler.queue(annotation.queue()), method.getGenericParameterTypes()[handler.payloadIndex],
 				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
-				handler.description, handler.timeout(annotation.timeout()));
+				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()));
 	}
 
 	private void findParameters() {
@@ -131,6 +131,13 @@ final class JobHandlerMethod {
 		}
 	}
 
+	private int version(int version) {
+		if (version < JobHandlerDefinition.FIRST_VERSION) {
+			throw invalid("has an invalid version " + version + ": a payload version is 1 or more", null);
+		}
+		return version;
+	}
+
 	private static Duration duration(String text, Duration fallback) {
 		return text.isEmpty() ? fallback : DurationStyle.detectAndParse(text);
 	}
@@ -156,7 +163,7 @@ final class JobHandlerMethod {
 		}
 	}
 
-	private static String parameterList(Method method) {
+	static String parameterList(Method method) {
 		StringBuilder list = new StringBuilder("(");
 		for (Class<?> type : method.getParameterTypes()) {
 			list.append(list.length() > 1 ? ", " : "").append(type.getSimpleName());

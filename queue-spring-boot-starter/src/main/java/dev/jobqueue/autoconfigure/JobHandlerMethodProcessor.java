@@ -1,5 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Set;
@@ -21,11 +22,13 @@ import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.spring.JobHandler;
+import dev.jobqueue.spring.JobPayloadUpcaster;
 
 /**
- * Finds the {@link JobHandler} methods of every bean once all singletons exist, the way
- * {@code @EventListener} methods are found, and registers them. It runs before any lifecycle bean starts,
- * so the workers never see a kind without its handler; a bad method or a duplicate kind fails the startup.
+ * Finds the {@link JobHandler} and {@link JobPayloadUpcaster} methods of every bean once all singletons
+ * exist, the way {@code @EventListener} methods are found, and registers them. It runs before any lifecycle
+ * bean starts, so the workers never see a kind without its handler; a bad method, a duplicate kind or an
+ * upcaster chain that does not lead to its handler fails the startup.
  */
 final class JobHandlerMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -58,21 +61,32 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 				processBean(beanName);
 			}
 		}
+		registry.verifyUpcasters();
 	}
 
 	private void processBean(String beanName) {
 		Class<?> type = AutoProxyUtils.determineTargetClass(beanFactory, beanName);
-		if (type == null || !AnnotationUtils.isCandidateClass(type, JobHandler.class)) {
+		if (type == null) {
 			return;
 		}
-		Map<Method, JobHandler> methods = MethodIntrospector.selectMethods(type,
-				(MethodIntrospector.MetadataLookup<JobHandler>) method -> AnnotatedElementUtils
-					.findMergedAnnotation(method, JobHandler.class));
-		if (methods.isEmpty()) {
+		Map<Method, JobHandler> handlers = annotatedMethods(type, JobHandler.class);
+		Map<Method, JobPayloadUpcaster> upcasters = annotatedMethods(type, JobPayloadUpcaster.class);
+		if (handlers.isEmpty() && upcasters.isEmpty()) {
 			return;
 		}
 		Object bean = beanFactory.getBean(beanName);
-		methods.forEach((method, annotation) -> register(beanName, bean, method, annotation));
+		handlers.forEach((method, annotation) -> register(beanName, bean, method, annotation));
+		upcasters.forEach((method, annotation) -> registry.registerUpcaster(JobPayloadUpcasterMethod
+			.definition(beanName, bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation)));
+	}
+
+	private static <A extends Annotation> Map<Method, A> annotatedMethods(Class<?> type, Class<A> annotationType) {
+		if (!AnnotationUtils.isCandidateClass(type, annotationType)) {
+			return Map.of();
+		}
+		MethodIntrospector.MetadataLookup<A> lookup = method -> AnnotatedElementUtils.findMergedAnnotation(method,
+				annotationType);
+		return MethodIntrospector.selectMethods(type, lookup);
 	}
 
 	private void register(String beanName, Object bean, Method method, JobHandler annotation) {

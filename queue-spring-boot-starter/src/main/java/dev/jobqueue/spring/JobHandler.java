@@ -63,6 +63,15 @@ public @interface JobHandler {
 	boolean transactional() default false;
 
 	/**
+	 * The version of the payload's shape that the payload parameter reads, 1 or more. Jobs enqueued here
+	 * carry it; raise it when the payload type changes in a way old JSON no longer binds to, and declare a
+	 * {@link JobPayloadUpcaster} from each older version whose jobs may still wait. A node never claims a
+	 * job of a version newer than its handler's, so during a rolling deploy the old nodes leave the new
+	 * jobs to the new ones.
+	 */
+	int version() default 1;
+
+	/**
 	 * How long one execution may run, such as {@code 5m}; past it the handler's thread is interrupted and
 	 * the attempt fails ("timed out after …"), to be retried by the handler's policy. A handler that
 	 * ignores the interrupt keeps its thread, but its lease is no longer renewed, so the job runs again

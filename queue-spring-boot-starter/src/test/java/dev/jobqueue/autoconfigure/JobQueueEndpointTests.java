@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
@@ -162,7 +161,7 @@ class JobQueueEndpointTests {
 
 	private static long killedJob(JobQueue queue, JobStore store, EnqueueOptions options) {
 		long id = queue.enqueue("import-file", Map.of(), options.maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", Set.of("import-file"), 1, "endpoint-test", Duration.ofMinutes(1))
+		ClaimedJob claimed = store.claim("default", Map.of("import-file", 1), 1, "endpoint-test", Duration.ofMinutes(1))
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(store.fail(claimed.lease(), "boom")).isTrue();

@@ -132,7 +132,7 @@ class JobQueueMetricsTests {
 			AtomicLong nanos = new AtomicLong();
 			JobCountGauges gauges = new JobCountGauges(faults.store(), List.of("default"), nanos::get);
 			gauges.bindTo(registry);
-			database.store().enqueue(new NewJob("default", "greet", "{}", 5, null, Duration.ZERO, 3, null));
+			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
 			faults.failNext("countUnfinishedByQueue", 1);
 
 			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());

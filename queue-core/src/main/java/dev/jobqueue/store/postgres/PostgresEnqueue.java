@@ -67,9 +67,9 @@ final class PostgresEnqueue {
 		// same key counts as a duplicate; a finished one does not block a new enqueue.
 		String sql = notify ? """
 				WITH inserted AS (
-				    INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key,
-				                              created_at)
-				    VALUES (:queue, :kind, CAST(:payload AS jsonb), 'ready', :priority,
+				    INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+				                              unique_key, created_at)
+				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
 				            COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				            :maxAttempts, :uniqueKey, statement_timestamp())
 				    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
@@ -78,9 +78,9 @@ final class PostgresEnqueue {
 				)
 				SELECT id, (SELECT pg_notify('jobqueue_ready', queue) WHERE run_at <= statement_timestamp()) IS NULL AS later
 				FROM inserted""" : """
-				INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key,
-				                          created_at)
-				VALUES (:queue, :kind, CAST(:payload AS jsonb), 'ready', :priority,
+				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+				                          unique_key, created_at)
+				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				        :maxAttempts, :uniqueKey, statement_timestamp())
 				ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
@@ -169,13 +169,15 @@ final class PostgresEnqueue {
 				WITH input AS (
 				    SELECT *
 				    FROM unnest(CAST(:ids AS bigint[]), CAST(:queues AS text[]), CAST(:kinds AS text[]),
-				                CAST(:payloads AS text[]), CAST(:priorities AS int[]), CAST(:runAts AS bigint[]),
-				                CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]), CAST(:uniqueKeys AS text[]))
-				         WITH ORDINALITY AS t(id, queue, kind, payload, priority, run_at_millis, delay_millis, max_attempts, unique_key, ord)
+				                CAST(:payloads AS text[]), CAST(:payloadVersions AS int[]), CAST(:priorities AS int[]),
+				                CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]),
+				                CAST(:uniqueKeys AS text[]))
+				         WITH ORDINALITY AS t(id, queue, kind, payload, payload_version, priority, run_at_millis, delay_millis,
+				                              max_attempts, unique_key, ord)
 				)
-				INSERT INTO jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, unique_key,
-				                          created_at)
-				SELECT id, queue, kind, CAST(payload AS jsonb), 'ready', priority,
+				INSERT INTO jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+				                          unique_key, created_at)
+				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version, 'ready', priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
 				       max_attempts, unique_key, CAST(:now AS timestamptz)
 				FROM input
@@ -188,6 +190,7 @@ final class PostgresEnqueue {
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
 			.param("kinds", jobs.stream().map(NewJob::kind).toArray(String[]::new))
 			.param("payloads", jobs.stream().map(NewJob::payload).toArray(String[]::new))
+			.param("payloadVersions", jobs.stream().map(NewJob::payloadVersion).toArray(Integer[]::new))
 			.param("priorities", jobs.stream().map(NewJob::priority).toArray(Integer[]::new))
 			.param("runAts", jobs.stream().map(j -> j.runAt() == null ? null : j.runAt().toEpochMilli()).toArray(Long[]::new))
 			.param("delays", jobs.stream().map(NewJob::delayMillis).toArray(Long[]::new))
@@ -232,6 +235,7 @@ final class PostgresEnqueue {
 			.addValue("queue", job.queue())
 			.addValue("kind", job.kind())
 			.addValue("payload", job.payload())
+			.addValue("payloadVersion", job.payloadVersion())
 			.addValue("priority", job.priority())
 			.addValue("runAt", PostgresRows.timestamp(job.runAt()), Types.TIMESTAMP_WITH_TIMEZONE)
 			.addValue("delayMillis", job.delayMillis())

@@ -51,19 +51,22 @@ final class PostgresExecution {
 		this.notify = notify;
 	}
 
-	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
 		// One statement: pick the due rows in claim order, lock them, and mark them running.
 		// SKIP LOCKED lets concurrent pollers pass over rows another poller is claiming at this instant,
 		// so they never block each other and never pick the same row; the partial index over ready rows
 		// (queue, priority, run_at, id) serves the scan in exactly this order. Rows of kinds this node does
-		// not serve are passed over by a filter, read from the row: the index has no kind, and
-		// docs/architecture.md (Decisions) says why, with the cost measured. The lease token grows at
-		// every claim so that writes from any earlier execution are fenced off.
+		// not serve, and rows of a payload version newer than it reads, are passed over by one filter, read
+		// from the row: the index has neither kind nor version, and docs/architecture.md (Decisions) says
+		// why, with the cost measured. The row's kind finds its newest readable version at the same position
+		// in :versions as in :kinds; a kind not in :kinds finds null, which no version is at or below. The
+		// lease token grows at every claim so that writes from any earlier execution are fenced off.
+		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		List<ClaimedJob> claimed = jdbc.sql("""
 				WITH picked AS (
 				    SELECT id FROM jobqueue_job
 				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
-				      AND kind = ANY(CAST(:kinds AS text[]))
+				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
@@ -76,16 +79,17 @@ final class PostgresExecution {
 				    started_at = now(), claim_confirmed = false
 				FROM picked, async_commit
 				WHERE j.id = picked.id
-				RETURNING j.id, j.queue, j.kind, j.payload::text, j.attempt, j.max_attempts, j.priority,
-				          j.lease_token, j.run_at, j.started_at""")
+				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
+				          j.priority, j.lease_token, j.run_at, j.started_at""")
 			.param("queue", queue)
-			.param("kinds", kinds.toArray(String[]::new))
+			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
+			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))
 			.param("limit", limit)
 			.param("owner", owner)
 			.param("leaseMillis", lease.toMillis())
 			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-					rs.getInt(5), rs.getInt(6), rs.getInt(7), new Lease(rs.getLong(1), rs.getLong(8)),
-					PostgresRows.instant(rs, 9), PostgresRows.instant(rs, 10)))
+					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
+					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11)))
 			.list();
 		// RETURNING gives no order; hand the jobs out in claim order.
 		return ClaimOrder.sort(claimed);

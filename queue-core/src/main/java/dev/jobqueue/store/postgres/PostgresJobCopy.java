@@ -39,7 +39,8 @@ final class PostgresJobCopy {
 	/** Copies the jobs at {@code indexes} of {@code jobs}, each with the id at the same index of {@code ids}. */
 	void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
 		String sql = """
-				COPY jobqueue_job (id, queue, kind, payload, state, priority, run_at, max_attempts, created_at) FROM STDIN""";
+				COPY jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+				                   created_at) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -74,8 +75,9 @@ final class PostgresJobCopy {
 			CopyText.appendEscaped(chunk, job.kind());
 			chunk.append('\t');
 			CopyText.appendEscaped(chunk, job.payload());
-			chunk.append("\tready\t").append(job.priority()).append('\t').append(runAtText.of(job)).append('\t')
-				.append(job.maxAttempts()).append('\t').append(createdAt).append('\n');
+			chunk.append('\t').append(job.payloadVersion()).append("\tready\t").append(job.priority()).append('\t')
+				.append(runAtText.of(job)).append('\t').append(job.maxAttempts()).append('\t').append(createdAt)
+				.append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
 			}

@@ -105,8 +105,9 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
-		return execution.claim(queue, kinds, limit, owner, lease);
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return execution.claim(queue, versions, limit, owner, lease);
 	}
 
 	@Override

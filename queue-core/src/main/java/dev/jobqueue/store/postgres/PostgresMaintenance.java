@@ -26,8 +26,8 @@ final class PostgresMaintenance {
 
 	Optional<Job> find(long id) {
 		return jdbc.sql("""
-				SELECT id, queue, kind, payload::text AS payload, state, priority, run_at, attempt, max_attempts,
-				       lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
+				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
+				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
 				       created_at, started_at, finished_at, errors::text AS errors
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)

@@ -32,8 +32,8 @@ final class PostgresRows {
 
 	static Job job(ResultSet rs, int row) throws SQLException {
 		return new Job(rs.getLong("id"), rs.getString("queue"), rs.getString("kind"), rs.getString("payload"),
-				JobState.valueOf(rs.getString("state")), rs.getInt("priority"), instant(rs, "run_at"),
-				rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
+				rs.getInt("payload_version"), JobState.valueOf(rs.getString("state")), rs.getInt("priority"),
+				instant(rs, "run_at"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
 				instant(rs, "lease_expires_at"), rs.getString("unique_key"), rs.getString("last_error"),
 				rs.getString("result"), instant(rs, "created_at"), instant(rs, "started_at"),
 				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")));

@@ -31,9 +31,9 @@ final class SqliteEnqueue {
 		// with the same key counts as a duplicate; a finished one does not block a new enqueue.
 		while (true) {
 			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
-					INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key,
-					                          created_at)
-					VALUES (:queue, :kind, :payload, 'ready', :priority,
+					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+					                          unique_key, created_at)
+					VALUES (:queue, :kind, :payload, :payloadVersion, 'ready', :priority,
 					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
 					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
 					ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
@@ -84,6 +84,7 @@ final class SqliteEnqueue {
 			.addValue("queue", job.queue())
 			.addValue("kind", job.kind())
 			.addValue("payload", job.payload())
+			.addValue("payloadVersion", job.payloadVersion())
 			.addValue("priority", job.priority())
 			.addValue("runAt", job.runAt() == null ? null : job.runAt().toEpochMilli(), Types.BIGINT)
 			.addValue("delayMillis", job.delayMillis())

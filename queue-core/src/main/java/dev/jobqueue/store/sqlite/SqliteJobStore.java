@@ -70,8 +70,9 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Optional<Job> find(long id) {
 		return statements.read("find", () -> jdbc.sql("""
-				SELECT id, queue, kind, payload, state, priority, run_at, attempt, max_attempts, lease_owner,
-				       lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at, errors
+				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
+				       finished_at, errors
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)
 			.query(SqliteRows::job)
@@ -110,8 +111,9 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
-		return leases.claim(queue, kinds, limit, owner, lease);
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return leases.claim(queue, versions, limit, owner, lease);
 	}
 
 	@Override

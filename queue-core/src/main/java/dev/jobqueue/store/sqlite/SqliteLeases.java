@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -33,10 +34,11 @@ final class SqliteLeases {
 			    SELECT id FROM jobqueue_job
 			    WHERE state = 'ready' AND queue = :queue
 			      AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-			      AND kind IN (SELECT value FROM json_each(:kinds))
+			      AND payload_version <= (SELECT value FROM json_each(:versions) WHERE key = kind)
 			    ORDER BY priority, run_at, id
 			    LIMIT :limit)
-			RETURNING id, queue, kind, payload, attempt, max_attempts, priority, lease_token, run_at, started_at""";
+			RETURNING id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
+			          started_at""";
 
 	private final JdbcClient jdbc;
 
@@ -47,16 +49,18 @@ final class SqliteLeases {
 		this.statements = statements;
 	}
 
-	List<ClaimedJob> claim(String queue, Set<String> kinds, int limit, String owner, Duration lease) {
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
 		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what
 		// SKIP LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits.
 		// The subquery picks the due rows in claim order from the partial ready index (queue, priority,
-		// run_at, id), so LIMIT stops after :limit entries; rows of kinds this node does not serve (:kinds,
-		// a JSON array) are passed over, read from the row, as on PostgreSQL. The lease token grows at
-		// every claim so that writes from any earlier execution are fenced off.
+		// run_at, id), so LIMIT stops after :limit entries. Rows of kinds this node does not serve, and rows
+		// of a payload version newer than it reads, are passed over, read from the row, as on PostgreSQL:
+		// :versions is a JSON object from kind to newest readable version, and a kind that is no key of it
+		// finds null, which no version is at or below. The lease token grows at every claim so that writes
+		// from any earlier execution are fenced off.
 		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql(CLAIM)
 			.param("queue", queue)
-			.param("kinds", SqliteRows.kindsJson(kinds))
+			.param("versions", SqliteRows.versionsJson(versions))
 			.param("limit", limit)
 			.param("owner", owner)
 			.param("leaseMillis", lease.toMillis())

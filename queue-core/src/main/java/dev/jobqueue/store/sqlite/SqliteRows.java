@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
@@ -16,8 +17,8 @@ import dev.jobqueue.store.Lease;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Rows of {@code jobqueue_job} on SQLite as Java values, and lists of values as the JSON arrays that
- * stand in for PostgreSQL's array parameters ({@code json_each} turns them back into rows).
+ * Rows of {@code jobqueue_job} on SQLite as Java values, and lists and maps of values as the JSON arrays
+ * and objects that stand in for PostgreSQL's array parameters ({@code json_each} turns them back into rows).
  */
 final class SqliteRows {
 
@@ -38,22 +39,22 @@ final class SqliteRows {
 
 	static ClaimedJob claimedJob(ResultSet rs, int row) throws SQLException {
 		return new ClaimedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("kind"), rs.getString("payload"),
-				rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getInt("priority"), lease(rs, row),
-				instant(rs, "run_at"), instant(rs, "started_at"));
+				rs.getInt("payload_version"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getInt("priority"),
+				lease(rs, row), instant(rs, "run_at"), instant(rs, "started_at"));
 	}
 
 	static Job job(ResultSet rs, int row) throws SQLException {
 		return new Job(rs.getLong("id"), rs.getString("queue"), rs.getString("kind"), rs.getString("payload"),
-				JobState.valueOf(rs.getString("state")), rs.getInt("priority"), instant(rs, "run_at"),
-				rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
+				rs.getInt("payload_version"), JobState.valueOf(rs.getString("state")), rs.getInt("priority"),
+				instant(rs, "run_at"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
 				instant(rs, "lease_expires_at"), rs.getString("unique_key"), rs.getString("last_error"),
 				rs.getString("result"), instant(rs, "created_at"), instant(rs, "started_at"),
 				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")));
 	}
 
-	/** {@code ["kind", …]}. */
-	static String kindsJson(Collection<String> kinds) {
-		return JSON.writeValueAsString(kinds);
+	/** {@code {"kind": version, …}}. */
+	static String versionsJson(Map<String, Integer> versions) {
+		return JSON.writeValueAsString(versions);
 	}
 
 	/** {@code [[id, token], …]}. */

@@ -22,7 +22,7 @@ class SqliteQueryPlanTest {
 	@Test
 	void theClaimReadsTheReadyIndex() {
 		assertThat(plan(SqliteLeases.CLAIM,
-				Map.of("queue", "default", "kinds", "[\"greet\"]", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
