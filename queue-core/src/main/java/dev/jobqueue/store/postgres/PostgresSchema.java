@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.store.JobSchema;
 
 /** Migrates the queue's tables on PostgreSQL; processes that start together all come up, migrated once. */
-public final class PostgresSchema {
+final class PostgresSchema {
 
 	/** Runs of a migration in all, when processes that start together race to begin it. */
 	static final int ATTEMPTS = 5;
@@ -27,7 +27,7 @@ public final class PostgresSchema {
 	 * and waits for Flyway's lock like the others. A failure that is not such a race fails every run, and
 	 * the last one is thrown.
 	 */
-	public static void migrate(DataSource dataSource) {
+	static void migrate(DataSource dataSource) {
 		Flyway flyway = JobSchema.flyway(dataSource, PostgresJobStore.VENDOR);
 		for (int attempt = 1;; attempt++) {
 			try {

@@ -7,7 +7,7 @@ import org.flywaydb.core.Flyway;
 import dev.jobqueue.store.JobSchema;
 
 /** Migrates the queue's tables on SQLite; processes that start together all come up, migrated once. */
-public final class SqliteSchema {
+final class SqliteSchema {
 
 	private SqliteSchema() {
 	}
@@ -18,7 +18,7 @@ public final class SqliteSchema {
 	 * not migrating (a worker already running) wrote since it read the history: the refused migration
 	 * rolled back whole, and the next try reads the history again.
 	 */
-	public static void migrate(DataSource dataSource) {
+	static void migrate(DataSource dataSource) {
 		Flyway flyway = JobSchema.flyway(dataSource, SqliteJobStore.VENDOR);
 		try (SqliteMigrationLock lock = SqliteMigrationLock.take(dataSource)) {
 			SqliteBusyRetry.retry("the schema migration", flyway::migrate);
