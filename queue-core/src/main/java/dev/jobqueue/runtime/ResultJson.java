@@ -13,6 +13,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ResultJson {
 
+	/**
+	 * Said of a result that fails to serialize: the job is dead at once rather than retried, because the
+	 * handler would redo its side effects only to return the same unserializable value again.
+	 */
+	static final String HANDLER_RAN = "; the handler returned, its work is done and is not run again: make the "
+			+ "result serializable (no cycles, readable properties) or return null";
+
 	private final JsonMapper json;
 
 	private final int maxLength;
@@ -32,7 +39,8 @@ final class ResultJson {
 			text = json.writeValueAsString(result);
 		}
 		catch (JacksonException ex) {
-			throw refused(job, "cannot be written as JSON: " + ex.getOriginalMessage(), ex);
+			throw refused(job, "cannot be written as JSON: " + ex.getOriginalMessage() + HANDLER_RAN,
+					applicationCause(ex));
 		}
 		if (text.length() > maxLength) {
 			throw refused(job, "is " + text.length() + " characters of JSON, over jobqueue.max-result-length ("
@@ -42,6 +50,20 @@ final class ResultJson {
 			throw refused(job, "holds U+0000, which the database cannot store (PostgreSQL's jsonb refuses it)", null);
 		}
 		return text;
+	}
+
+	/**
+	 * What an application's getter threw, if that is why Jackson failed; null when Jackson refused on its
+	 * own (a cycle hits its nesting limit). Jackson's exception itself is left out: its message repeats the
+	 * whole reference chain, 500 links of a cycle, which would fill the stored error and hide the reason.
+	 */
+	private static Throwable applicationCause(JacksonException ex) {
+		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+			if (!(cause instanceof JacksonException)) {
+				return cause;
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
@@ -97,16 +98,32 @@ public abstract class OutcomeContractTest {
 		});
 	}
 
-	@Test
-	void aResultThatCannotBeWrittenAsJsonIsDeadOnTheFirstAttemptSayingSo() {
-		fixture.handle("opaque", Greeting.class, (greeting, context) -> new Unwritable("secret"));
+	static Stream<Arguments> unserializableResults() {
+		return Stream.of(Arguments.of("a cyclic object", false), Arguments.of("a cyclic object", true),
+				Arguments.of("an object whose getter throws", false), Arguments.of("an object whose getter throws", true));
+	}
+
+	@ParameterizedTest(name = "{0}, transactional: {1}")
+	@MethodSource("unserializableResults")
+	void aResultThatCannotBeSerializedIsDeadAtOnceBlamingTheResultAndTheHandlerRunsOnce(String what,
+			boolean transactional) {
+		AtomicInteger sideEffects = new AtomicInteger();
+		fixture.handle("unserializable", Greeting.class, null, transactional, (greeting, context) -> {
+			sideEffects.incrementAndGet();
+			return what.equals("a cyclic object") ? Link.cycle() : new Unwritable("secret");
+		});
 		fixture.startRuntime(LONG_LEASE, new CountingListener());
 
-		long id = fixture.queue().enqueue("opaque", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(10));
+		long id = fixture.queue().enqueue("unserializable", new Greeting("Ada", 1),
+				EnqueueOptions.defaults().maxAttempts(5));
 
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(JobState.dead));
+		assertThat(sideEffects).hasValue(1);
 		assertThat(fixture.job(id).attempt()).isEqualTo(1);
-		assertThat(fixture.job(id).lastError()).contains("result of job " + id).contains("cannot be written as JSON");
+		assertThat(fixture.job(id).lastError()).startsWith(NonRetryableException.class.getName() + ": result of job "
+				+ id + " (unserializable) cannot be written as JSON")
+			.contains("the handler returned, its work is done and is not run again")
+			.hasSizeLessThan(4_000);
 	}
 
 	static Stream<Arguments> throwables() {
@@ -163,6 +180,24 @@ public abstract class OutcomeContractTest {
 		@Override
 		public String value() {
 			throw new IllegalStateException("not readable");
+		}
+	}
+
+	/** Two links that point at each other: Jackson recurses until it gives up. */
+	static final class Link {
+
+		private Link next;
+
+		public Link getNext() {
+			return next;
+		}
+
+		static Link cycle() {
+			Link first = new Link();
+			Link second = new Link();
+			first.next = second;
+			second.next = first;
+			return first;
 		}
 	}
 
