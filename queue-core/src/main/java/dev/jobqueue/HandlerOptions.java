@@ -11,7 +11,7 @@ import java.time.Duration;
 public final class HandlerOptions {
 
 	private static final HandlerOptions DEFAULTS = new HandlerOptions(RuntimeSettings.DEFAULT_QUEUE, null, null,
-			false, 1);
+			false, 1, false);
 
 	private final String queue;
 
@@ -23,16 +23,22 @@ public final class HandlerOptions {
 
 	private final int version;
 
+	private final boolean nullablePayload;
+
 	private HandlerOptions(String queue, RetryPolicy retryPolicy, Duration timeout, boolean transactional,
-			int version) {
+			int version, boolean nullablePayload) {
 		this.queue = queue;
 		this.retryPolicy = retryPolicy;
 		this.timeout = timeout;
 		this.transactional = transactional;
 		this.version = version;
+		this.nullablePayload = nullablePayload;
 	}
 
-	/** Queue {@code default}, the runtime's retry policy and timeout, not transactional, payload version 1. */
+	/**
+	 * Queue {@code default}, the runtime's retry policy and timeout, not transactional, payload version 1, no
+	 * {@code null} payload.
+	 */
 	public static HandlerOptions defaults() {
 		return DEFAULTS;
 	}
@@ -40,18 +46,19 @@ public final class HandlerOptions {
 	/** 1 to 100 letters, digits, {@code _}, {@code .} or {@code -}. */
 	public HandlerOptions queue(String queue) {
 		return new HandlerOptions(QueueNames.requireValid(queue, "queue"), retryPolicy, timeout, transactional,
-				version);
+				version, nullablePayload);
 	}
 
 	/** The handler's own retry policy, instead of the runtime's default. */
 	public HandlerOptions retryPolicy(RetryPolicy retryPolicy) {
 		Validate.isTrue(retryPolicy != null, "retryPolicy", "must not be null");
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
 	}
 
 	/** How long an execution may run before it is interrupted and its attempt failed. */
 	public HandlerOptions timeout(Duration timeout) {
-		return new HandlerOptions(queue, retryPolicy, Validate.positive(timeout, "timeout"), transactional, version);
+		return new HandlerOptions(queue, retryPolicy, Validate.positive(timeout, "timeout"), transactional, version,
+				nullablePayload);
 	}
 
 	/**
@@ -59,7 +66,7 @@ public final class HandlerOptions {
 	 * transaction: the job succeeds exactly when the handler's writes do.
 	 */
 	public HandlerOptions transactional(boolean transactional) {
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
 	}
 
 	/**
@@ -68,7 +75,15 @@ public final class HandlerOptions {
 	 */
 	public HandlerOptions version(int version) {
 		Validate.isTrue(version >= 1, "version", "must be at least 1, was " + version);
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
+	}
+
+	/**
+	 * Whether the handler takes a {@code null} payload; by default an enqueue with a {@code null} payload
+	 * is refused, as a {@code @Nullable} parameter of a {@code @JobHandler} method would allow it.
+	 */
+	public HandlerOptions nullablePayload(boolean nullablePayload) {
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
 	}
 
 	public String queue() {
@@ -91,5 +106,9 @@ public final class HandlerOptions {
 
 	public int version() {
 		return version;
+	}
+
+	public boolean nullablePayload() {
+		return nullablePayload;
 	}
 }

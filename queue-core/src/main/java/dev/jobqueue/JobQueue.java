@@ -7,6 +7,13 @@ import java.util.Optional;
  * Enqueues jobs and looks them up. When a Spring transaction is active on the queue's
  * {@code DataSource}, every call joins it: a job enqueued in a transaction that rolls back never
  * existed.
+ *
+ * <p>When this node has the kind's handler, the payload is checked against the handler's payload type
+ * before anything is written: it must be an instance of that type (a subtype, or a primitive's box,
+ * included), or a JSON value (a {@code Map}, a {@code JsonNode}, a number, a string, a boolean or a
+ * collection) whose JSON binds to it as a worker would bind it; a {@code null} payload only when the
+ * handler declares its parameter nullable. Any other object, such as a record of another type with the
+ * same fields, is refused as the mistake it most likely is.
  */
 public interface JobQueue {
 
@@ -16,35 +23,85 @@ public interface JobQueue {
 	}
 
 	/**
-	 * Enqueues a job and returns its id, or the id of the unfinished job that already holds
-	 * {@link EnqueueOptions#uniqueKey(String) the unique key}.
+	 * Enqueues a job and returns its id, or the id of the unfinished job of the same kind that already
+	 * holds {@link EnqueueOptions#uniqueKey(String) the unique key}.
 	 * @throws IllegalArgumentException for a blank or unknown kind (one that no handler of this application
-	 * serves and that was not declared external), a kind holding U+0000, or a payload that cannot be
-	 * written as JSON, is too large or holds U+0000 (options check their own limits as they are set);
-	 * nothing is sent to the database then, so the caller's transaction goes on
+	 * serves and that was not declared external), a kind holding U+0000, a payload that does not fit the
+	 * kind's handler (see above, naming both types), or a payload that cannot be written as JSON, is too
+	 * large or holds U+0000 (options check their own limits as they are set); nothing is sent to the
+	 * database then, so the caller's transaction goes on
 	 */
 	long enqueue(String kind, Object payload, EnqueueOptions options);
+
+	/** Enqueues a payload that names its own kind, with default options. */
+	default long enqueue(JobArgs args) {
+		return enqueue(args, EnqueueOptions.defaults());
+	}
+
+	/** Enqueues a payload that names its own kind; as {@link #enqueue(String, Object, EnqueueOptions)}. */
+	default long enqueue(JobArgs args, EnqueueOptions options) {
+		return enqueue(kindOf(args), args, options);
+	}
+
+	/**
+	 * Enqueues a job with a unique key and says whether it was inserted or an unfinished job of the same
+	 * kind held the key already (then nothing is written and the result names that job).
+	 * @throws IllegalArgumentException when {@code options} has no unique key, and as
+	 * {@link #enqueue(String, Object, EnqueueOptions)}
+	 */
+	EnqueueResult enqueueUnique(String kind, Object payload, EnqueueOptions options);
+
+	/** {@link #enqueueUnique(String, Object, EnqueueOptions)} for a payload that names its own kind. */
+	default EnqueueResult enqueueUnique(JobArgs args, EnqueueOptions options) {
+		return enqueueUnique(kindOf(args), args, options);
+	}
 
 	/** Enqueues many jobs in one round trip per batch; the ids come back in the order given. */
 	List<Long> enqueueAll(List<NewJobRequest> jobs);
 
 	Optional<Job> find(long id);
 
+	/**
+	 * The result of job {@code id} read as {@code type} through the queue's JSON mapper, the one payloads
+	 * are written with (the application's own under Spring Boot). Empty when there is no such job, it has not
+	 * succeeded, or its handler returned {@code null}. Read from the stored JSON, not compared as text:
+	 * PostgreSQL keeps results as {@code jsonb} and gives them back reformatted ({@link Job#result()}).
+	 * @throws IllegalArgumentException when the stored result does not bind to {@code type}, with Jackson's
+	 * reason
+	 */
+	<T> Optional<T> result(long id, Class<T> type);
+
 	/** Cancels a job that has not started; returns whether it was ready and is now cancelled. */
 	boolean cancel(long id);
 
 	/**
 	 * Puts a dead job back to ready with its attempts reset; returns whether it was dead.
-	 * @throws IllegalStateException when the dead job has a unique key that a newer unfinished job holds,
-	 * naming that job; the dead job stays dead and nothing is written
+	 * @throws IllegalStateException when the dead job has a unique key that a newer unfinished job of its
+	 * kind holds, naming that job; the dead job stays dead and nothing is written
 	 */
 	boolean retry(long id);
+
+	private static String kindOf(JobArgs args) {
+		if (args == null) {
+			throw new IllegalArgumentException("args must not be null: a JobArgs payload names its kind");
+		}
+		return args.kind();
+	}
 
 	/** One job for {@link #enqueueAll(List)}. */
 	record NewJobRequest(String kind, Object payload, EnqueueOptions options) {
 
 		public NewJobRequest(String kind, Object payload) {
 			this(kind, payload, EnqueueOptions.defaults());
+		}
+
+		/** A payload that names its own kind. */
+		public NewJobRequest(JobArgs args, EnqueueOptions options) {
+			this(kindOf(args), args, options);
+		}
+
+		public NewJobRequest(JobArgs args) {
+			this(args, EnqueueOptions.defaults());
 		}
 	}
 }

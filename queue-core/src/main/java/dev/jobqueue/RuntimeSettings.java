@@ -61,6 +61,8 @@ public final class RuntimeSettings {
 
 	private final int maxPayloadLength;
 
+	private final boolean failOnUnknownPayloadProperties;
+
 	private RuntimeSettings(Builder builder) {
 		this.queues = Map.copyOf(builder.queues);
 		this.pollInterval = builder.pollInterval;
@@ -78,6 +80,7 @@ public final class RuntimeSettings {
 		this.maxErrorLength = builder.maxErrorLength;
 		this.maxResultLength = builder.maxResultLength;
 		this.maxPayloadLength = builder.maxPayloadLength;
+		this.failOnUnknownPayloadProperties = builder.failOnUnknownPayloadProperties;
 	}
 
 	/** The defaults, described above. */
@@ -178,6 +181,15 @@ public final class RuntimeSettings {
 		return maxPayloadLength;
 	}
 
+	/**
+	 * Whether a payload property that the handler's type does not have fails the binding (at enqueue, for a
+	 * {@code Map} or other JSON value, and in the worker), so that a renamed or misspelled field is an error
+	 * rather than a silent {@code null}. True by default.
+	 */
+	public boolean failOnUnknownPayloadProperties() {
+		return failOnUnknownPayloadProperties;
+	}
+
 	@Override
 	public String toString() {
 		return "RuntimeSettings[queues=" + queues + ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
@@ -219,6 +231,8 @@ public final class RuntimeSettings {
 
 		private int maxPayloadLength = DEFAULT_MAX_PAYLOAD_LENGTH;
 
+		private boolean failOnUnknownPayloadProperties = true;
+
 		private Builder() {
 			queues.put(DEFAULT_QUEUE, 8);
 		}
@@ -240,6 +254,7 @@ public final class RuntimeSettings {
 			maxErrorLength = settings.maxErrorLength;
 			maxResultLength = settings.maxResultLength;
 			maxPayloadLength = settings.maxPayloadLength;
+			failOnUnknownPayloadProperties = settings.failOnUnknownPayloadProperties;
 		}
 
 		/** The queues to work, replacing those set before (by default: {@code default} with 8 threads). */
@@ -336,6 +351,12 @@ public final class RuntimeSettings {
 		public Builder maxPayloadLength(int maxPayloadLength) {
 			Validate.isTrue(maxPayloadLength >= 1, "max-payload-length", "must be at least 1, was " + maxPayloadLength);
 			this.maxPayloadLength = maxPayloadLength;
+			return this;
+		}
+
+		/** See {@link RuntimeSettings#failOnUnknownPayloadProperties()}. */
+		public Builder failOnUnknownPayloadProperties(boolean failOnUnknownPayloadProperties) {
+			this.failOnUnknownPayloadProperties = failOnUnknownPayloadProperties;
 			return this;
 		}
 

@@ -9,7 +9,9 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.JobArgs;
 import dev.jobqueue.JobHandlerFunction;
+import dev.jobqueue.JobKind;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.PayloadUpcaster;
@@ -31,14 +33,14 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>{@code
  * JobQueues queues = JobQueues.builder(dataSource)
- *     .handler("send-mail", Mail.class, HandlerOptions.defaults().queue("mail"), (mail, context) -> {
+ *     .handler(SendMail.class, HandlerOptions.defaults().queue("mail"), (mail, context) -> {
  *         mailer.send(mail);
  *         return null; // or a result, stored with the job as JSON
  *     })
  *     .queue("mail", 2)
  *     .build();
  * queues.start();
- * queues.jobQueue().enqueue("send-mail", new Mail("ada@example.com"));
+ * queues.jobQueue().enqueue(new SendMail("ada@example.com")); // @JobKind("send-mail") record SendMail(…) implements JobArgs
  * }</pre>
  *
  * {@link Builder#build()} creates or upgrades the queue's tables (unless told not to); the database is
@@ -120,8 +122,27 @@ public final class JobQueues implements AutoCloseable {
 			}
 			handlers.register(new JobHandlerDefinition(kind, options.queue(), payloadType, options.retryPolicy(),
 					options.transactional(), (payload, context) -> handler.handle(payloadType.cast(payload), context),
-					"handler of '" + kind + "'", options.timeout(), options.version()));
+					"handler of '" + kind + "'", options.timeout(), options.version(), options.nullablePayload()));
 			return this;
+		}
+
+		/** Runs jobs of the kind {@code payloadType} names with its {@link JobKind}, on queue {@code default}. */
+		public <T extends JobArgs> Builder handler(Class<T> payloadType, JobHandlerFunction<? super T> handler) {
+			return handler(payloadType, HandlerOptions.defaults(), handler);
+		}
+
+		/**
+		 * Runs jobs of the kind {@code payloadType} names with its {@link JobKind}.
+		 * @throws IllegalArgumentException when {@code payloadType} has no {@code @JobKind}
+		 */
+		public <T extends JobArgs> Builder handler(Class<T> payloadType, HandlerOptions options,
+				JobHandlerFunction<? super T> handler) {
+			JobKind kind = payloadType.getAnnotation(JobKind.class);
+			if (kind == null) {
+				throw new IllegalArgumentException(payloadType.getName() + " names no kind: annotate it @JobKind(\"…\"),"
+						+ " or register its handler with handler(kind, " + payloadType.getSimpleName() + ".class, …)");
+			}
+			return handler(kind.value(), payloadType, options, handler);
 		}
 
 		/**

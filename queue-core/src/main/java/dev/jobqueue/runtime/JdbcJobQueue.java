@@ -16,9 +16,11 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
@@ -37,11 +39,11 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final JsonMapper json;
 
+	private final PayloadWriter payloads;
+
 	private final HandlerRegistry handlers;
 
 	private final RetryPolicy defaultRetryPolicy;
-
-	private final int maxPayloadLength;
 
 	private final JobListener listener;
 
@@ -55,20 +57,33 @@ public final class JdbcJobQueue implements JobQueue {
 			JobListener listener, Consumer<String> wakeup) {
 		this.store = store;
 		this.json = json;
+		this.payloads = new PayloadWriter(json, settings);
 		this.handlers = handlers;
 		this.defaultRetryPolicy = settings.retryPolicy();
-		this.maxPayloadLength = settings.maxPayloadLength();
 		this.listener = listener;
 		this.wakeup = wakeup;
 	}
 
 	@Override
 	public long enqueue(String kind, Object payload, EnqueueOptions options) {
-		NewJob job = newJob(kind, payload, options, this::acceptedHandler);
-		long id = store.enqueue(job);
-		listener.onEnqueued(job.queue(), job.kind());
-		afterCommit(job.queue());
-		return id;
+		return insert(newJob(kind, payload, options, this::acceptedHandler)).id();
+	}
+
+	@Override
+	public EnqueueResult enqueueUnique(String kind, Object payload, EnqueueOptions options) {
+		require(options != null && options.uniqueKey() != null,
+				() -> "enqueueUnique needs options with a uniqueKey; without one every enqueue inserts, use enqueue");
+		return insert(newJob(kind, payload, options, this::acceptedHandler));
+	}
+
+	/** A duplicate writes nothing, so it is neither counted nor worth a wakeup. */
+	private EnqueueResult insert(NewJob job) {
+		EnqueueResult result = store.enqueue(job);
+		if (result.inserted()) {
+			listener.onEnqueued(job.queue(), job.kind());
+			afterCommit(job.queue());
+		}
+		return result;
 	}
 
 	/**
@@ -84,19 +99,38 @@ public final class JdbcJobQueue implements JobQueue {
 		for (NewJobRequest request : requests) {
 			jobs.add(newJob(request.kind(), request.payload(), request.options(), lookup));
 		}
-		List<Long> ids = store.enqueueAll(jobs);
+		List<EnqueueResult> results = store.enqueueAll(jobs);
 		Set<String> queues = new LinkedHashSet<>();
-		for (NewJob job : jobs) {
-			listener.onEnqueued(job.queue(), job.kind());
-			queues.add(job.queue());
+		for (int i = 0; i < jobs.size(); i++) {
+			if (results.get(i).inserted()) {
+				listener.onEnqueued(jobs.get(i).queue(), jobs.get(i).kind());
+				queues.add(jobs.get(i).queue());
+			}
 		}
 		queues.forEach(this::afterCommit);
-		return ids;
+		return results.stream().map(EnqueueResult::id).toList();
 	}
 
 	@Override
 	public Optional<Job> find(long id) {
 		return store.find(id);
+	}
+
+	@Override
+	public <T> Optional<T> result(long id, Class<T> type) {
+		require(type != null, () -> "type must not be null");
+		return store.find(id).filter(job -> job.state() == JobState.succeeded && job.result() != null)
+			.map(job -> readResult(job, type));
+	}
+
+	private <T> T readResult(Job job, Class<T> type) {
+		try {
+			return json.readValue(job.result(), type);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException("result of job " + job.id() + " (" + job.kind() + ") does not bind to "
+					+ type.getName() + ": " + ex.getOriginalMessage(), ex);
+		}
 	}
 
 	@Override
@@ -130,39 +164,8 @@ public final class JdbcJobQueue implements JobQueue {
 		int payloadVersion = options.payloadVersion() != null ? options.payloadVersion()
 				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
-		return new NewJob(queue, kind, payloadJson(kind, payload), payloadVersion, options.priority(), options.runAt(),
-				delay, maxAttempts, options.uniqueKey());
-	}
-
-	private String payloadJson(String kind, Object payload) {
-		String text;
-		try {
-			text = json.writeValueAsString(payload);
-		}
-		catch (JacksonException ex) {
-			throw new IllegalArgumentException("payload of kind '" + kind + "' cannot be written as JSON: "
-					+ ex.getOriginalMessage(), ex);
-		}
-		require(text.length() <= maxPayloadLength,
-				() -> "payload of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
-						+ maxPayloadLength);
-		require(!escapesNul(text),
-				() -> "payload of kind '" + kind + "' holds the character U+0000, which PostgreSQL cannot store in JSON");
-		return text;
-	}
-
-	/**
-	 * Whether JSON text holds the escape of U+0000 (a backslash, then u0000), which jsonb refuses. In JSON a
-	 * backslash only ever starts an escape, so each one is read together with the character after it: two
-	 * backslashes and u0000 spell a backslash and the letters u0000, not a NUL.
-	 */
-	private static boolean escapesNul(String json) {
-		for (int i = json.indexOf('\\'); i >= 0; i = json.indexOf('\\', i + 2)) {
-			if (json.startsWith("u0000", i + 1)) {
-				return true;
-			}
-		}
-		return false;
+		return new NewJob(queue, kind, payloads.write(kind, payload, handler), payloadVersion, options.priority(),
+				options.runAt(), delay, maxAttempts, options.uniqueKey());
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

@@ -19,10 +19,11 @@ import dev.jobqueue.RetryPolicy;
  * {@code null} for the runtime's default
  * @param version the version of the payload's shape that {@code payloadType} reads, 1 or more: jobs enqueued
  * here carry it, older ones are upcast to it, newer ones are left to nodes that read them
+ * @param payloadNullable whether an enqueue may pass a {@code null} payload
  */
 public record JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
 		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout,
-		int version) {
+		int version, boolean payloadNullable) {
 
 	/** The payload version of a handler that declares none, and of every job enqueued before versions. */
 	public static final int FIRST_VERSION = 1;
@@ -35,6 +36,13 @@ public record JobHandlerDefinition(String kind, String queue, Type payloadType, 
 			throw new IllegalArgumentException("payload version of " + description + " must be at least 1, was "
 					+ version);
 		}
+	}
+
+	/** A handler whose payload may not be null. */
+	public JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
+			boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout,
+			int version) {
+		this(kind, queue, payloadType, retryPolicy, transactional, function, description, timeout, version, false);
 	}
 
 	/** A handler of payload version 1. */

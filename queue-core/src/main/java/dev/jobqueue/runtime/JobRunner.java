@@ -52,7 +52,7 @@ final class JobRunner {
 			CompletionBatcher completions) {
 		this.store = store;
 		this.handlers = handlers;
-		this.payloads = new PayloadReader(handlers, json);
+		this.payloads = new PayloadReader(handlers, new PayloadBinding(json, settings));
 		this.results = new ResultJson(json, settings.maxResultLength());
 		this.listener = listener;
 		this.transactions = transactions;

@@ -5,12 +5,13 @@ import dev.jobqueue.store.ClaimedJob;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads a claimed job's payload as its handler's type. A payload of an older version goes through its
  * kind's upcasters first, one version at a time, as a JSON tree; one of the handler's own version, the
- * path nearly every job takes, is bound straight from its text.
+ * path nearly every job takes, is bound straight from its text. A property the type does not have fails
+ * the binding unless that check is turned off ({@link PayloadBinding}): an upcaster must then remove the
+ * fields it renames, not only add the new ones.
  *
  * <p>What it throws fails the attempt as a handler's error would: a payload that does not bind, or an
  * upcaster that failed, is retried; a missing upcaster makes the job dead, as no retry can supply it.
@@ -19,20 +20,20 @@ final class PayloadReader {
 
 	private final HandlerRegistry handlers;
 
-	private final JsonMapper json;
+	private final PayloadBinding binding;
 
-	PayloadReader(HandlerRegistry handlers, JsonMapper json) {
+	PayloadReader(HandlerRegistry handlers, PayloadBinding binding) {
 		this.handlers = handlers;
-		this.json = json;
+		this.binding = binding;
 	}
 
 	Object read(ClaimedJob job, JobHandlerDefinition handler) {
-		JavaType type = json.getTypeFactory().constructType(handler.payloadType());
+		JavaType type = binding.type(handler.payloadType());
 		try {
 			if (job.payloadVersion() == handler.version()) {
-				return json.readValue(job.payload(), type);
+				return binding.read(job.payload(), type);
 			}
-			return json.treeToValue(upcast(job, handler, json.readTree(job.payload())), type);
+			return binding.read(upcast(job, handler, binding.tree(job.payload())), type);
 		}
 		catch (JacksonException ex) {
 			// Retried, not dead: a node of a newer version, whose type binds the payload, may take it.

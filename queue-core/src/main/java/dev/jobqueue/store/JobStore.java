@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 
@@ -29,11 +30,14 @@ public interface JobStore {
 	/** A short name of the database, as used for schema locations ({@code postgresql}, {@code sqlite}). */
 	String vendor();
 
-	/** Inserts a job; returns its id, or the existing unfinished job's id when the unique key is taken. */
-	long enqueue(NewJob job);
+	/**
+	 * Inserts a job; returns its id, or the id of the unfinished job of the same kind that holds its unique
+	 * key, and whether it inserted. Unique keys are scoped by kind: jobs of other kinds never hold them.
+	 */
+	EnqueueResult enqueue(NewJob job);
 
-	/** Inserts many jobs in as few statements as the database allows; ids in the order given. */
-	List<Long> enqueueAll(List<NewJob> jobs);
+	/** Inserts many jobs in as few statements as the database allows; results in the order given. */
+	List<EnqueueResult> enqueueAll(List<NewJob> jobs);
 
 	Optional<Job> find(long id);
 
@@ -41,12 +45,15 @@ public interface JobStore {
 	boolean cancel(long id);
 
 	/**
-	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job holds
-	 * its unique key ({@link #holderOfUniqueKey}): the job then stays dead.
+	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job of its
+	 * kind holds its unique key ({@link #holderOfUniqueKey}): the job then stays dead.
 	 */
 	boolean retryDead(long id);
 
-	/** The unfinished job that holds the unique key of the dead job {@code id}: why it cannot be retried. */
+	/**
+	 * The unfinished job of the same kind that holds the unique key of the dead job {@code id}: why it
+	 * cannot be retried.
+	 */
 	Optional<Long> holderOfUniqueKey(long id);
 
 	/**

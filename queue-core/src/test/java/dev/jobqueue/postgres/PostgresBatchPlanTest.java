@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -69,12 +70,12 @@ class PostgresBatchPlanTest {
 		postgres.database().reset();
 		explainEveryStatementWithItsGenericPlan();
 
-		List<Long> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
+		List<EnqueueResult> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("unique_key")).toList();
 		assertThat(plans).isNotEmpty();
 		assertThat(plans).allSatisfy(plan -> assertThat(rowsRemovedByJoinFilters(plan)).isLessThan(BATCH));
-		assertThat(ids).doesNotHaveDuplicates().hasSize(BATCH);
+		assertThat(ids).doesNotHaveDuplicates().hasSize(BATCH).allMatch(EnqueueResult::inserted);
 	}
 
 	private void explainEveryStatementWithItsGenericPlan() {

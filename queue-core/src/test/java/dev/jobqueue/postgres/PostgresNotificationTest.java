@@ -104,7 +104,7 @@ class PostgresNotificationTest {
 
 		for (int i = 0; i < 5; i++) {
 			long enqueued = System.nanoTime();
-			long id = other.enqueue(job());
+			long id = other.enqueue(job()).id();
 			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
 		}
@@ -121,7 +121,7 @@ class PostgresNotificationTest {
 			awaitListenerOtherThan(known);
 
 			long enqueued = System.nanoTime();
-			long id = new PostgresJobStore(otherNode).enqueue(job());
+			long id = new PostgresJobStore(otherNode).enqueue(job()).id();
 			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
 			assertThat(log.messagesAtLeast(Level.WARN)).singleElement()
@@ -138,7 +138,7 @@ class PostgresNotificationTest {
 	@Test
 	void afterAReconnectEveryQueueIsWokenForTheNotificationsMissedMeanwhile() {
 		int first = startListeningRuntime();
-		long id = new PostgresJobStore(otherNode, false).enqueue(job());
+		long id = new PostgresJobStore(otherNode, false).enqueue(job()).id();
 		long enqueued = System.nanoTime();
 
 		fixture.jdbc().sql("SELECT pg_terminate_backend(:pid)").param("pid", first).query(Boolean.class).single();
@@ -155,7 +155,7 @@ class PostgresNotificationTest {
 		awaitListenerOtherThan(earlier);
 
 		long enqueued = System.nanoTime();
-		long id = new PostgresJobStore(otherNode).enqueue(job());
+		long id = new PostgresJobStore(otherNode).enqueue(job()).id();
 
 		await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 		assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);

@@ -17,6 +17,13 @@ public final class CountingListener implements JobListener {
 
 	private final AtomicInteger reaped = new AtomicInteger();
 
+	private final AtomicInteger enqueued = new AtomicInteger();
+
+	@Override
+	public void onEnqueued(String queue, String kind) {
+		enqueued.incrementAndGet();
+	}
+
 	@Override
 	public void onFinished(JobContext job, Outcome outcome, Duration execution) {
 		outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();
@@ -30,6 +37,10 @@ public final class CountingListener implements JobListener {
 	public int count(Outcome outcome) {
 		AtomicInteger count = outcomes.get(outcome);
 		return count == null ? 0 : count.get();
+	}
+
+	public int enqueued() {
+		return enqueued.get();
 	}
 
 	public int reaped() {

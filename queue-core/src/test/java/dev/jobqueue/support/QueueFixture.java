@@ -44,17 +44,29 @@ public final class QueueFixture implements AutoCloseable {
 
 	private final List<JobRuntime> runtimes = new CopyOnWriteArrayList<>();
 
+	private final CountingListener enqueues = new CountingListener();
+
 	private final JobQueue queue;
 
 	public QueueFixture(TestDatabase database) {
 		this.database = database;
 		database.reset();
-		this.queue = new JdbcJobQueue(database.store(), JSON, handlers, SETTINGS, CountingListener.NONE,
-				name -> runtimes.forEach(runtime -> runtime.wake(name)));
+		this.queue = queue(SETTINGS);
 	}
 
 	public JobQueue queue() {
 		return queue;
+	}
+
+	/** Another queue on the fixture's handlers, with settings of its own (its enqueues counted too). */
+	public JobQueue queue(RuntimeSettings settings) {
+		return new JdbcJobQueue(database.store(), JSON, handlers, settings, enqueues,
+				name -> runtimes.forEach(runtime -> runtime.wake(name)));
+	}
+
+	/** What the fixture's queues reported of their enqueues. */
+	public CountingListener enqueues() {
+		return enqueues;
 	}
 
 	public JobStore store() {

@@ -2,7 +2,10 @@ package dev.jobqueue.autoconfigure;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.ClassUtils;
@@ -10,6 +13,7 @@ import org.springframework.util.ReflectionUtils;
 
 import dev.jobqueue.HandlerOptions;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobKind;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.spring.JobHandler;
@@ -44,10 +48,37 @@ final class JobHandlerMethod {
 		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
 		handler.findParameters();
 		ReflectionUtils.makeAccessible(method);
-		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
-				handler.queue(annotation.queue()), method.getGenericParameterTypes()[handler.payloadIndex],
-				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
-				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()));
+		return new JobHandlerDefinition(handler.kind(annotation.kind()), handler.queue(annotation.queue()),
+				method.getGenericParameterTypes()[handler.payloadIndex], handler.retryPolicy(annotation, defaults),
+				annotation.transactional(), handler::invoke, handler.description, handler.timeout(annotation.timeout()),
+				handler.version(annotation.version()), handler.payloadNullable());
+	}
+
+	/** The annotation's kind, or else the one the payload type names with {@link JobKind}. */
+	private String kind(String declared) {
+		if (!declared.isBlank()) {
+			return declared;
+		}
+		Class<?> payloadType = method.getParameterTypes()[payloadIndex];
+		JobKind kind = payloadType.getAnnotation(JobKind.class);
+		if (kind == null || kind.value().isBlank()) {
+			throw invalid("names no kind, and its payload type " + payloadType.getSimpleName() + " names none with "
+					+ "@JobKind: give @JobHandler a kind, or annotate " + payloadType.getSimpleName()
+					+ " @JobKind(\"…\")", null);
+		}
+		return kind.value();
+	}
+
+	/**
+	 * Whether the payload parameter carries an annotation named {@code Nullable}, from whichever package:
+	 * Spring's, JSpecify's, javax.annotation's and Jakarta's all say the same, and the starter depends on
+	 * none of them but Spring's. On the parameter or on its type (JSpecify's is a type annotation).
+	 */
+	private boolean payloadNullable() {
+		Parameter parameter = method.getParameters()[payloadIndex];
+		return Stream.concat(Arrays.stream(parameter.getAnnotations()),
+				Arrays.stream(parameter.getAnnotatedType().getAnnotations()))
+			.anyMatch(annotation -> annotation.annotationType().getSimpleName().equals("Nullable"));
 	}
 
 	private void findParameters() {

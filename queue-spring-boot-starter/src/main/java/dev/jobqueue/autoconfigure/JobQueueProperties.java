@@ -110,6 +110,9 @@ public class JobQueueProperties implements Validator {
 	/** The retry policy of handlers that declare none of their own. */
 	private final Retry retry = new Retry();
 
+	/** How payloads are bound to their handlers' types. */
+	private final Payload payload = new Payload();
+
 	/** The largest payload accepted by an enqueue, in characters of JSON. */
 	private int maxPayloadLength = 1048576;
 
@@ -250,6 +253,10 @@ public class JobQueueProperties implements Validator {
 		return retry;
 	}
 
+	public Payload getPayload() {
+		return payload;
+	}
+
 	public int getMaxPayloadLength() {
 		return maxPayloadLength;
 	}
@@ -302,7 +309,8 @@ public class JobQueueProperties implements Validator {
 			.retryPolicy(retry.toRetryPolicy())
 			.maxErrorLength(maxErrorLength)
 			.maxResultLength(maxResultLength)
-			.maxPayloadLength(maxPayloadLength);
+			.maxPayloadLength(maxPayloadLength)
+			.failOnUnknownPayloadProperties(payload.isFailOnUnknownProperties());
 	}
 
 	/** Whether this node runs jobs. */
@@ -332,6 +340,26 @@ public class JobQueueProperties implements Validator {
 
 		public void setConcurrency(int concurrency) {
 			this.concurrency = concurrency;
+		}
+	}
+
+	/** How payloads are bound to their handlers' types. */
+	public static class Payload {
+
+		/**
+		 * Whether a payload property that the handler's type does not have fails the binding, at enqueue (for
+		 * a Map or other JSON value) and in the worker, so that a renamed field is an error rather than a
+		 * silent null. Applies to payloads only, whatever spring.jackson says for the application's other
+		 * JSON. An upcaster must then remove the old fields it renames.
+		 */
+		private boolean failOnUnknownProperties = true;
+
+		public boolean isFailOnUnknownProperties() {
+			return failOnUnknownProperties;
+		}
+
+		public void setFailOnUnknownProperties(boolean failOnUnknownProperties) {
+			this.failOnUnknownProperties = failOnUnknownProperties;
 		}
 	}
 

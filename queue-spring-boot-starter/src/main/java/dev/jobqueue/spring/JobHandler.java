@@ -14,11 +14,17 @@ import dev.jobqueue.RuntimeSettings;
  * Marks a bean method as the handler of one job kind. The method's one non-{@link dev.jobqueue.JobContext}
  * parameter is the payload: the job's JSON is bound to its declared type (records and generic types
  * welcome). A {@code JobContext} parameter is optional. What the method returns is stored as the job's
- * result, in JSON; a thrown exception fails the attempt, to be retried by the handler's policy.
+ * result, in JSON; a thrown exception fails the attempt, to be retried by the handler's policy. An enqueue
+ * on this node checks its payload against the parameter's type; a {@code null} payload is refused unless
+ * the parameter is annotated with an annotation named {@code Nullable} (Spring's, JSpecify's, javax's or
+ * any other package's).
  *
  * <pre>{@code
  * @JobHandler(kind = "send-welcome-email", queue = "mail", maxAttempts = 5, initialBackoff = "10s")
  * void sendWelcomeEmail(WelcomeEmail email, JobContext context) { … }
+ *
+ * @JobHandler // the kind is SendMail's @JobKind
+ * void sendMail(SendMail mail) { … }
  * }</pre>
  *
  * Handlers are discovered once every singleton exists; a method without a payload parameter, with two,
@@ -34,7 +40,11 @@ public @interface JobHandler {
 	@AliasFor("kind")
 	String value() default "";
 
-	/** The job kind this method handles, as given to {@code JobQueue.enqueue}. Required. */
+	/**
+	 * The job kind this method handles, as given to {@code JobQueue.enqueue}. May be left out when the
+	 * payload type is a {@link dev.jobqueue.JobArgs} annotated {@link dev.jobqueue.JobKind}: its kind is
+	 * taken; otherwise required.
+	 */
 	@AliasFor("value")
 	String kind() default "";
 

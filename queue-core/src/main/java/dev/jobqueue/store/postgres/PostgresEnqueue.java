@@ -2,7 +2,6 @@ package dev.jobqueue.store.postgres;
 
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,6 +16,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.NewJob;
 
@@ -48,23 +48,23 @@ final class PostgresEnqueue {
 		this.notify = notify;
 	}
 
-	long enqueue(NewJob job) {
+	EnqueueResult enqueue(NewJob job) {
 		while (true) {
 			Optional<Long> inserted = insert(job);
 			if (inserted.isPresent()) {
-				return inserted.get();
+				return new EnqueueResult(inserted.get(), true);
 			}
-			Optional<Long> existing = findUnfinishedByUniqueKey(job.uniqueKey());
+			Optional<Long> existing = findUnfinishedByUniqueKey(job.kind(), job.uniqueKey());
 			// The holder of the key may have finished between the two statements: then the insert can win.
 			if (existing.isPresent()) {
-				return existing.get();
+				return new EnqueueResult(existing.get(), false);
 			}
 		}
 	}
 
 	private Optional<Long> insert(NewJob job) {
-		// ON CONFLICT names the partial unique index's predicate so that only an unfinished job with the
-		// same key counts as a duplicate; a finished one does not block a new enqueue.
+		// ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of
+		// the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue.
 		String sql = notify ? """
 				WITH inserted AS (
 				    INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
@@ -72,7 +72,7 @@ final class PostgresEnqueue {
 				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
 				            COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				            :maxAttempts, :uniqueKey, statement_timestamp())
-				    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				    ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
 				    DO NOTHING
 				    RETURNING id, queue, run_at
 				)
@@ -83,7 +83,7 @@ final class PostgresEnqueue {
 				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				        :maxAttempts, :uniqueKey, statement_timestamp())
-				ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
 				DO NOTHING
 				RETURNING id""";
 		return jdbc.sql(sql).paramSource(params(job)).query((rs, n) -> rs.getLong(1)).optional();
@@ -98,27 +98,31 @@ final class PostgresEnqueue {
 	 * that the batch commits or rolls back whole: a savepoint inside the caller's transaction, else a
 	 * transaction of its own.
 	 */
-	List<Long> enqueueAll(List<NewJob> jobs) {
+	List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
 		return batchTransactions.run(() -> insertAll(jobs));
 	}
 
-	private List<Long> insertAll(List<NewJob> jobs) {
+	private List<EnqueueResult> insertAll(List<NewJob> jobs) {
 		DrawnIds drawn = drawIds(jobs.size());
 		int[] keyed = indexes(jobs, true);
 		int[] unkeyed = indexes(jobs, false);
 		if (unkeyed.length > 0) {
 			copy.copy(jobs, unkeyed, drawn.ids(), drawn.now());
 		}
+		EnqueueResult[] results = new EnqueueResult[jobs.size()];
+		for (int index : unkeyed) {
+			results[index] = new EnqueueResult(drawn.ids()[index], true);
+		}
 		if (keyed.length > 0) {
-			insertKeyed(jobs, keyed, drawn.ids(), drawn.now());
+			insertKeyed(jobs, keyed, drawn.ids(), drawn.now(), results);
 		}
 		if (notify) {
 			notifyDue(jobs, drawn.now());
 		}
-		return new ArrayList<>(Arrays.asList(drawn.ids()));
+		return Arrays.asList(results);
 	}
 
 	/**
@@ -144,16 +148,17 @@ final class PostgresEnqueue {
 	}
 
 	/**
-	 * Inserts the jobs at {@code keyed} with their drawn ids; a job whose key an unfinished job holds
-	 * (also one earlier in this batch) takes that job's id instead, through {@link #enqueue}.
+	 * Inserts the jobs at {@code keyed} with their drawn ids, into {@code results} at the same indexes; a job
+	 * whose kind and key an unfinished job holds (also one earlier in this batch) takes that job's id
+	 * instead, through {@link #enqueue}.
 	 */
-	private void insertKeyed(List<NewJob> jobs, int[] keyed, Long[] ids, Instant now) {
+	private void insertKeyed(List<NewJob> jobs, int[] keyed, Long[] ids, Instant now, EnqueueResult[] results) {
 		List<NewJob> subset = Arrays.stream(keyed).mapToObj(jobs::get).toList();
 		Set<Long> inserted = insertWithIds(subset, Arrays.stream(keyed).mapToObj(i -> ids[i]).toArray(Long[]::new), now);
 		for (int k = 0; k < keyed.length; k++) {
-			if (!inserted.contains(ids[keyed[k]])) {
-				ids[keyed[k]] = enqueue(subset.get(k));
-			}
+			int index = keyed[k];
+			results[index] = inserted.contains(ids[index]) ? new EnqueueResult(ids[index], true)
+					: enqueue(subset.get(k));
 		}
 	}
 
@@ -182,7 +187,7 @@ final class PostgresEnqueue {
 				       max_attempts, unique_key, CAST(:now AS timestamptz)
 				FROM input
 				ORDER BY ord
-				ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
 				DO NOTHING
 				RETURNING id""")
 			.param("ids", ids)
@@ -221,10 +226,11 @@ final class PostgresEnqueue {
 			.list();
 	}
 
-	Optional<Long> findUnfinishedByUniqueKey(String uniqueKey) {
+	Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
 			.optional();

@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
@@ -75,12 +76,12 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
-	public long enqueue(NewJob job) {
+	public EnqueueResult enqueue(NewJob job) {
 		return enqueue.enqueue(job);
 	}
 
 	@Override
-	public List<Long> enqueueAll(List<NewJob> jobs) {
+	public List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		return enqueue.enqueueAll(jobs);
 	}
 

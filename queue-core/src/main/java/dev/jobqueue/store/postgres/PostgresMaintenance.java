@@ -42,21 +42,23 @@ final class PostgresMaintenance {
 	}
 
 	boolean retryDead(long id) {
-		// NOT EXISTS leaves the job dead when an unfinished job holds its key: the update would break the
-		// unique index, and its error would abort the caller's transaction.
+		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
+		// break the unique index, and its error would abort the caller's transaction.
 		String sql = notify ? """
 				WITH retried AS (
 				    UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
 				    WHERE id = :id AND state = 'dead'
 				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                      WHERE holder.unique_key = j.unique_key AND holder.state IN ('ready', 'running'))
+				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                        AND holder.state IN ('ready', 'running'))
 				    RETURNING queue
 				)
 				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
 				UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                  WHERE holder.unique_key = j.unique_key AND holder.state IN ('ready', 'running'))
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                    AND holder.state IN ('ready', 'running'))
 				RETURNING queue""";
 		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
@@ -64,7 +66,7 @@ final class PostgresMaintenance {
 	Optional<Long> holderOfUniqueKey(long id) {
 		return jdbc.sql("""
 				SELECT holder.id FROM jobqueue_job job
-				JOIN jobqueue_job holder ON holder.unique_key = job.unique_key
+				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
 				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
 			.param("id", id)
 			.query(Long.class)

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.NewJob;
 
@@ -26,9 +27,10 @@ final class SqliteEnqueue {
 		this.transactions = transactions;
 	}
 
-	long enqueue(NewJob job) {
-		// The conflict target repeats the partial unique index's predicate, so that only an unfinished job
-		// with the same key counts as a duplicate; a finished one does not block a new enqueue.
+	EnqueueResult enqueue(NewJob job) {
+		// The conflict target repeats the partial unique index's columns and predicate, so that only an
+		// unfinished job of the same kind with the same key counts as a duplicate; a finished one does not
+		// block a new enqueue.
 		while (true) {
 			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
 					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
@@ -36,19 +38,19 @@ final class SqliteEnqueue {
 					VALUES (:queue, :kind, :payload, :payloadVersion, 'ready', :priority,
 					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
 					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
-					ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
 					DO NOTHING
 					RETURNING id""")
 				.paramSource(params(job))
 				.query(Long.class)
 				.optional());
 			if (inserted.isPresent()) {
-				return inserted.get();
+				return new EnqueueResult(inserted.get(), true);
 			}
-			Optional<Long> existing = findUnfinishedByUniqueKey(job.uniqueKey());
+			Optional<Long> existing = findUnfinishedByUniqueKey(job.kind(), job.uniqueKey());
 			// The holder of the key may have finished between the two statements: then the insert can win.
 			if (existing.isPresent()) {
-				return existing.get();
+				return new EnqueueResult(existing.get(), false);
 			}
 		}
 	}
@@ -59,21 +61,22 @@ final class SqliteEnqueue {
 	 * costs microseconds, not a round trip: what a batch must save is commits, and one transaction makes
 	 * it one commit. Ids come back in input order by construction.
 	 */
-	List<Long> enqueueAll(List<NewJob> jobs) {
+	List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
 		return transactions.run(() -> {
-			List<Long> ids = new ArrayList<>(jobs.size());
-			jobs.forEach(job -> ids.add(enqueue(job)));
-			return ids;
+			List<EnqueueResult> results = new ArrayList<>(jobs.size());
+			jobs.forEach(job -> results.add(enqueue(job)));
+			return results;
 		});
 	}
 
-	private Optional<Long> findUnfinishedByUniqueKey(String uniqueKey) {
+	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return statements.read("find by unique key", () -> jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
 			.optional());

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.BatchTransactions;
@@ -58,12 +59,12 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
-	public long enqueue(NewJob job) {
+	public EnqueueResult enqueue(NewJob job) {
 		return enqueue.enqueue(job);
 	}
 
 	@Override
-	public List<Long> enqueueAll(List<NewJob> jobs) {
+	public List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		return enqueue.enqueueAll(jobs);
 	}
 
@@ -95,7 +96,7 @@ public final class SqliteJobStore implements JobStore {
 				    finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
-				                  WHERE holder.unique_key = jobqueue_job.unique_key
+				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
 				                    AND holder.state IN ('ready', 'running'))""").param("id", id).update()) == 1;
 	}
 
@@ -103,7 +104,7 @@ public final class SqliteJobStore implements JobStore {
 	public Optional<Long> holderOfUniqueKey(long id) {
 		return statements.read("holder of unique key", () -> jdbc.sql("""
 				SELECT holder.id FROM jobqueue_job AS job
-				JOIN jobqueue_job AS holder ON holder.unique_key = job.unique_key
+				JOIN jobqueue_job AS holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
 				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
 			.param("id", id)
 			.query(Long.class)
