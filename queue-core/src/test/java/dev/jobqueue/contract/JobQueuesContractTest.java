@@ -8,8 +8,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.JobArgs;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobKind;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
@@ -143,6 +145,43 @@ public abstract class JobQueuesContractTest {
 
 		assertThatIllegalStateException().isThrownBy(builder::build)
 			.withMessageContaining("no upcaster from version 2");
+	}
+
+	@Test
+	void aHandlerRegisteredForAPayloadTypeServesTheKindItsTypeNames() {
+		try (JobQueues queues = JobQueues.builder(database().dataSource())
+			.handler(Welcome.class, (welcome, context) -> "welcomed " + welcome.name())
+			.handler("maybe", Greeting.class, HandlerOptions.defaults().nullablePayload(true),
+					(greeting, context) -> greeting == null ? "none" : greeting.name())
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(100)))
+			.build()) {
+			queues.start();
+			long id = queues.jobQueue().enqueue(new Welcome("Ada"));
+			long none = queues.jobQueue().enqueue("maybe", null);
+
+			awaitState(queues.jobQueue(), id, JobState.succeeded);
+			awaitState(queues.jobQueue(), none, JobState.succeeded);
+			assertThat(queues.jobQueue().find(id).orElseThrow().kind()).isEqualTo("welcome");
+			assertThat(queues.jobQueue().result(id, String.class)).contains("welcomed Ada");
+			assertThat(queues.jobQueue().result(none, String.class)).contains("none");
+		}
+	}
+
+	@Test
+	void aPayloadTypeThatNamesNoKindIsRefusedAtRegistration() {
+		JobQueues.Builder builder = JobQueues.builder(database().dataSource());
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.handler(Unnamed.class, (unnamed, context) -> null))
+			.withMessage(Unnamed.class.getName() + " names no kind: annotate it @JobKind(\"…\"), or register its "
+					+ "handler with handler(kind, Unnamed.class, …)");
+	}
+
+	@JobKind("welcome")
+	private record Welcome(String name) implements JobArgs {
+	}
+
+	private record Unnamed(String name) implements JobArgs {
 	}
 
 	/** Version 2 of the greeting split its name in two. */
