@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -126,8 +128,9 @@ public abstract class KindsContractTest {
 		fixture.handle("greet", Greeting.class, (greeting, context) -> null);
 		fixture.startRuntime();
 
-		long id = fixture.queue().enqueue("greet", Map.of("name", "Ada", "count", "not a number"),
-				EnqueueOptions.defaults().maxAttempts(3));
+		// Written by another application: an enqueue here checks the payload against the handler and refuses it.
+		long id = fixture.store().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet",
+				"{\"name\": \"Ada\", \"count\": \"not a number\"}", 1, 5, null, Duration.ZERO, 3, null)).id();
 
 		awaitState(id, JobState.dead);
 		Job job = fixture.job(id);

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.Mockito.mock;
 
 import java.io.IOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.List;
 
@@ -13,7 +17,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
+import dev.jobqueue.JobArgs;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobKind;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
@@ -120,6 +126,34 @@ class JobHandlerMethodProcessorTests {
 				+ ".handle(Mail) has an invalid timeout '0s'");
 	}
 
+	@Test
+	void aHandlerWithoutAKindTakesTheKindItsJobArgsTypeNames() {
+		runner.withUserConfiguration(TypedHandlers.class).run(context -> {
+			JobHandlerDefinition typed = definition(context.getBean(HandlerRegistry.class), "send-typed-mail");
+			assertThat(typed.payloadType()).isEqualTo(TypedMail.class);
+			assertThat(definition(context.getBean(HandlerRegistry.class), "named").payloadType())
+				.as("a kind on the annotation wins").isEqualTo(TypedMail.class);
+		});
+	}
+
+	@Test
+	void aHandlerWithoutAKindWhosePayloadTypeNamesNoneFailsTheStartupSayingWhatToDo() {
+		assertStartupFails(UnnamedArgs.class, "@JobHandler bean 'unnamedArgs' method " + UnnamedArgs.class.getName()
+				+ ".handle(Unnamed) names no kind, and its payload type Unnamed names none with @JobKind: give "
+				+ "@JobHandler a kind, or annotate Unnamed @JobKind(\"…\")");
+	}
+
+	@Test
+	void aPayloadParameterAnnotatedWithAnyNullableIsNullable() {
+		runner.withUserConfiguration(NullableHandlers.class).run(context -> {
+			HandlerRegistry registry = context.getBean(HandlerRegistry.class);
+			assertThat(definition(registry, "spring").payloadNullable()).isTrue();
+			assertThat(definition(registry, "jspecify").payloadNullable()).isTrue();
+			assertThat(definition(registry, "own").payloadNullable()).isTrue();
+			assertThat(definition(registry, "plain").payloadNullable()).isFalse();
+		});
+	}
+
 	private void assertStartupFails(Class<?> handlers, String message) {
 		runner.withUserConfiguration(handlers).run(context -> {
 			assertThat(context).hasFailed();
@@ -129,6 +163,60 @@ class JobHandlerMethodProcessorTests {
 
 	private static JobHandlerDefinition definition(HandlerRegistry registry, String kind) {
 		return registry.handlerFor(kind).orElseThrow();
+	}
+
+	@JobKind("send-typed-mail")
+	record TypedMail(String to) implements JobArgs {
+	}
+
+	record Unnamed(String to) implements JobArgs {
+	}
+
+	@Configuration(value = "typedHandlers", proxyBeanMethods = false)
+	static class TypedHandlers {
+
+		@JobHandler
+		void send(TypedMail mail) {
+		}
+
+		@JobHandler("named")
+		void sendNamed(TypedMail mail) {
+		}
+	}
+
+	@Configuration(value = "unnamedArgs", proxyBeanMethods = false)
+	static class UnnamedArgs {
+
+		@JobHandler
+		void handle(Unnamed unnamed) {
+		}
+	}
+
+	/** An annotation of the application's own, recognised by its simple name. */
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target(ElementType.PARAMETER)
+	@interface Nullable {
+	}
+
+	@Configuration(value = "nullableHandlers", proxyBeanMethods = false)
+	@SuppressWarnings("removal")
+	static class NullableHandlers {
+
+		@JobHandler("spring")
+		void spring(@org.springframework.lang.Nullable Mail mail) {
+		}
+
+		@JobHandler("jspecify")
+		void jspecify(@org.jspecify.annotations.Nullable Mail mail) {
+		}
+
+		@JobHandler("own")
+		void own(@Nullable Mail mail, JobContext context) {
+		}
+
+		@JobHandler("plain")
+		void plain(Mail mail) {
+		}
 	}
 
 	record Mail(String to) {

@@ -56,6 +56,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getMaxPayloadLength()).isEqualTo(1024 * 1024);
 			assertThat(properties.getMaxErrorLength()).isEqualTo(16 * 1024);
 			assertThat(properties.getMaxResultLength()).isEqualTo(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH);
+			assertThat(properties.getPayload().isFailOnUnknownProperties()).isTrue();
 			// One source of truth: the values above are the core's own defaults.
 			assertThat(properties.runtimeSettings().build()).usingRecursiveComparison().isEqualTo(RuntimeSettings.defaults());
 			assertThat(properties.getRetry().toRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
@@ -96,6 +97,13 @@ class JobQueuePropertiesTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
 		});
+	}
+
+	@Test
+	void failOnUnknownPayloadPropertiesCanBeTurnedOffAndReachesTheRuntime() {
+		runner.withPropertyValues("jobqueue.payload.fail-on-unknown-properties=false")
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).runtimeSettings().build()
+				.failOnUnknownPayloadProperties()).isFalse());
 	}
 
 	@Test
