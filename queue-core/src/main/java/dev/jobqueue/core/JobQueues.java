@@ -40,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  *     .queue("mail", 2)
  *     .build();
  * queues.start();
- * queues.jobQueue().enqueue(new SendMail("ada@example.com")); // @JobKind("send-mail") record SendMail(…) implements JobArgs
+ * // SendMail: @JobKind("send-mail") record SendMail(String to) implements JobArgs
+ * queues.jobQueue().enqueue(new SendMail("ada@example.com"));
  * }</pre>
  *
  * {@link Builder#build()} creates or upgrades the queue's tables (unless told not to); the database is
@@ -139,8 +140,9 @@ public final class JobQueues implements AutoCloseable {
 				JobHandlerFunction<? super T> handler) {
 			JobKind kind = payloadType.getAnnotation(JobKind.class);
 			if (kind == null) {
-				throw new IllegalArgumentException(payloadType.getName() + " names no kind: annotate it @JobKind(\"…\"),"
-						+ " or register its handler with handler(kind, " + payloadType.getSimpleName() + ".class, …)");
+				throw new IllegalArgumentException(payloadType.getName() + " names no kind: annotate it "
+						+ "@JobKind(\"…\"), or register its handler with handler(kind, " + payloadType.getSimpleName()
+						+ ".class, …)");
 			}
 			return handler(kind.value(), payloadType, options, handler);
 		}

@@ -57,8 +57,8 @@ final class PayloadWriter {
 		}
 		require(text.length() <= maxLength, () -> "payload of kind '" + kind + "' is " + text.length()
 				+ " characters of JSON, over the maximum of " + maxLength);
-		require(!escapesNul(text),
-				() -> "payload of kind '" + kind + "' holds the character U+0000, which PostgreSQL cannot store in JSON");
+		require(!escapesNul(text), () -> "payload of kind '" + kind
+				+ "' holds the character U+0000, which PostgreSQL cannot store in JSON");
 		return text;
 	}
 

@@ -140,7 +140,8 @@ class JobQueuePropertiesTests {
 				"jobqueue.shutdown-timeout", "jobqueue.shutdown-grace", "jobqueue.default-timeout",
 				"jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
-				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length");
+				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length",
+				"jobqueue.payload.fail-on-unknown-properties");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
