@@ -56,7 +56,7 @@ final class PayloadWriter {
 			handler.ifPresent(known -> requireFits(kind, payload, text, known));
 		}
 		require(text.length() <= maxLength, () -> "payload of kind '" + kind + "' is " + text.length()
-				+ " characters of JSON, over the maximum of " + maxLength);
+				+ " characters of JSON, over the max payload length (jobqueue.max-payload-length) of " + maxLength);
 		require(!escapesNul(text), () -> "payload of kind '" + kind
 				+ "' holds the character U+0000, which PostgreSQL cannot store in JSON");
 		return text;

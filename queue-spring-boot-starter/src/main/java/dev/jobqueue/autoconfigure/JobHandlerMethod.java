@@ -63,8 +63,9 @@ final class JobHandlerMethod {
 		JobKind kind = payloadType.getAnnotation(JobKind.class);
 		if (kind == null || kind.value().isBlank()) {
 			throw invalid("names no kind, and its payload type " + payloadType.getSimpleName() + " names none with "
-					+ "@JobKind: give @JobHandler a kind, or annotate " + payloadType.getSimpleName()
-					+ " @JobKind(\"…\")", null);
+					+ "@JobKind", "Name the kind of job the method handles: @JobHandler(\"send-mail\"), or annotate the "
+					+ "payload type, a JobArgs, with it: @JobKind(\"send-mail\") record " + payloadType.getSimpleName()
+					+ "(…) implements JobArgs.", null);
 		}
 		return kind.value();
 	}
@@ -103,28 +104,35 @@ final class JobHandlerMethod {
 		}
 	}
 
-	private IllegalStateException invalidSignature(String problem) {
-		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext", null);
+	private JobQueueStartupException invalidSignature(String problem) {
+		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext",
+				"Give the method one payload parameter, the type the job's JSON is read into, and optionally a "
+						+ "JobContext parameter.",
+				null);
 	}
 
-	private String require(String value, String attribute) {
+	private String require(String value, String attribute, String action) {
 		if (value.isBlank()) {
-			throw invalid("names no " + attribute, null);
+			throw invalid("names no " + attribute, action, null);
 		}
 		return value;
 	}
 
 	private String queue(String queue) {
 		try {
-			return HandlerOptions.defaults().queue(require(queue, "queue")).queue();
+			return HandlerOptions.defaults()
+				.queue(require(queue, "queue", "Name a queue, or leave the attribute out for the default queue."))
+				.queue();
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("names an invalid queue: " + ex.getMessage(), ex);
+			throw invalid("names an invalid queue: " + ex.getMessage(),
+					"Name the queue with 1 to 100 letters, digits, _, . or -, or leave the attribute out for the "
+							+ "default queue.", ex);
 		}
 	}
 
-	private IllegalStateException invalid(String problem, Exception cause) {
-		return new IllegalStateException("@JobHandler " + description + " " + problem, cause);
+	private JobQueueStartupException invalid(String problem, String action, Exception cause) {
+		return new JobQueueStartupException("@JobHandler " + description + " " + problem, action, cause);
 	}
 
 	/** The handler's own policy, or null to take the runtime's default when it sets no retry attribute. */
@@ -141,7 +149,8 @@ final class JobHandlerMethod {
 					annotation.jitter() >= 0 ? annotation.jitter() : defaults.jitter());
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid retry setting: " + ex.getMessage(), ex);
+			throw invalid("has an invalid retry setting: " + ex.getMessage(),
+					"Fix the attribute, or leave it out to take its jobqueue.retry.* property.", ex);
 		}
 	}
 
@@ -158,13 +167,17 @@ final class JobHandlerMethod {
 			return timeout;
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(), ex);
+			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(),
+					"Give a positive duration, such as \"30s\" or \"5m\", or leave timeout out to take "
+							+ "jobqueue.default-timeout.",
+					ex);
 		}
 	}
 
 	private int version(int version) {
 		if (version < JobHandlerDefinition.FIRST_VERSION) {
-			throw invalid("has an invalid version " + version + ": a payload version is 1 or more", null);
+			throw invalid("has an invalid version " + version + ": a payload version is 1 or more",
+					"Give version 1 or more: the version of the payload's shape the method reads.", null);
 		}
 		return version;
 	}

@@ -138,9 +138,17 @@ class JobHandlerMethodProcessorTests {
 
 	@Test
 	void aHandlerWithoutAKindWhosePayloadTypeNamesNoneFailsTheStartupSayingWhatToDo() {
-		assertStartupFails(UnnamedArgs.class, "@JobHandler bean 'unnamedArgs' method " + UnnamedArgs.class.getName()
-				+ ".handle(Unnamed) names no kind, and its payload type Unnamed names none with @JobKind: give "
-				+ "@JobHandler a kind, or annotate Unnamed @JobKind(\"…\")");
+		runner.withUserConfiguration(UnnamedArgs.class).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOfSatisfying(JobQueueStartupException.class, failure -> {
+					assertThat(failure).hasMessage("@JobHandler bean 'unnamedArgs' method " + UnnamedArgs.class.getName()
+							+ ".handle(Unnamed) names no kind, and its payload type Unnamed names none with @JobKind");
+					assertThat(failure.action()).isEqualTo("Name the kind of job the method handles: "
+							+ "@JobHandler(\"send-mail\"), or annotate the payload type, a JobArgs, with it: "
+							+ "@JobKind(\"send-mail\") record Unnamed(…) implements JobArgs.");
+				});
+		});
 	}
 
 	@Test
