@@ -140,8 +140,7 @@ class JobHandlerMethodProcessorTests {
 	void aHandlerWithoutAKindWhosePayloadTypeNamesNoneFailsTheStartupSayingWhatToDo() {
 		runner.withUserConfiguration(UnnamedArgs.class).run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOfSatisfying(JobQueueStartupException.class, failure -> {
+			assertThat(context.getStartupFailure()).isInstanceOfSatisfying(JobQueueStartupException.class, failure -> {
 					assertThat(failure).hasMessage("@JobHandler bean 'unnamedArgs' method " + UnnamedArgs.class.getName()
 							+ ".handle(Unnamed) names no kind, and its payload type Unnamed names none with @JobKind");
 					assertThat(failure.action()).isEqualTo("Name the kind of job the method handles: "
@@ -207,7 +206,7 @@ class JobHandlerMethodProcessorTests {
 	}
 
 	@Configuration(value = "nullableHandlers", proxyBeanMethods = false)
-	@SuppressWarnings("removal")
+	@SuppressWarnings("deprecation") // Spring's own Nullable, deprecated for JSpecify's, which applications still use
 	static class NullableHandlers {
 
 		@JobHandler("spring")
