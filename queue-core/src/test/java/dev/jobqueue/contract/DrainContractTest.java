@@ -58,7 +58,8 @@ public abstract class DrainContractTest {
 			return "hello " + greeting.name();
 		});
 		long first = fixture.queue().enqueue("greet", new Greeting("ada", 1));
-		long second = fixture.queue().enqueue("greet", new Greeting("alan", 2), EnqueueOptions.defaults().queue("other"));
+		long second = fixture.queue().enqueue("greet", new Greeting("alan", 2),
+				EnqueueOptions.defaults().queue("other"));
 		long later = fixture.queue().enqueue("greet", new Greeting("grace", 3),
 				EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 

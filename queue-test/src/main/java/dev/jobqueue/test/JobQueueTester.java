@@ -137,7 +137,8 @@ public final class JobQueueTester {
 			.toList();
 		if (ran.size() == DRAIN_LIMIT) {
 			throw new IllegalStateException("drain() stopped after " + DRAIN_LIMIT + " executions with jobs "
-					+ "possibly still due (" + countedByKind(ran) + "): does a handler enqueue a job every time it runs?");
+					+ "possibly still due (" + countedByKind(ran)
+					+ "): does a handler enqueue a job every time it runs?");
 		}
 		return ran;
 	}

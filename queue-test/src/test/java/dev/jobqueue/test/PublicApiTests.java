@@ -34,7 +34,8 @@ class PublicApiTests {
 			.sorted()
 			.toList();
 
-		assertThat(actual).as("public types of dev.jobqueue.test; update queue-test-public-api.txt when a change is meant")
+		assertThat(actual)
+			.as("public types of dev.jobqueue.test; update queue-test-public-api.txt when a change is meant")
 			.containsExactlyElementsOf(listed());
 	}
 

@@ -100,7 +100,8 @@ abstract class AbstractJobQueueTesterTests {
 		long id = queue.enqueue("send-mail", Map.of("to", List.of(1, 2)));
 
 		assertThatThrownBy(() -> jobs.enqueued(SendMail.class)).isInstanceOf(AssertionError.class)
-			.hasMessageContaining("The payload of job " + id + " (send-mail) does not bind to " + SendMail.class.getName());
+			.hasMessageContaining(
+					"The payload of job " + id + " (send-mail) does not bind to " + SendMail.class.getName());
 	}
 
 	@Test
@@ -112,14 +113,17 @@ abstract class AbstractJobQueueTesterTests {
 
 	@Test
 	void aDrainRunsTheDueJobsAndThoseTheirHandlersEnqueueAndSaysHowEachEnded() {
-		long newsletter = queue.enqueue("newsletter", new Newsletter("News", List.of("ada@example.com", "alan@example.com")));
+		long newsletter = queue.enqueue("newsletter",
+				new Newsletter("News", List.of("ada@example.com", "alan@example.com")));
 
 		List<DrainedJob> ran = jobs.drain();
 
 		assertThat(ran).hasSize(3).allMatch(DrainedJob::succeeded);
 		assertThat(ran.get(0).id()).isEqualTo(newsletter);
 		assertThat(mail.sent()).containsExactlyInAnyOrder("ada@example.com", "alan@example.com");
-		assertThat(queue.find(newsletter)).get().extracting(Job::state, Job::result).containsExactly(JobState.succeeded, "2");
+		assertThat(queue.find(newsletter)).get()
+			.extracting(Job::state, Job::result)
+			.containsExactly(JobState.succeeded, "2");
 		assertThat(jobs.enqueued(SendMail.class)).extracting(SendMail::to)
 			.containsExactly("ada@example.com", "alan@example.com");
 		assertThat(jobs.drain()).isEmpty();
@@ -175,7 +179,8 @@ abstract class AbstractJobQueueTesterTests {
 
 	@Test
 	void oneJobRunsInlineOnItsPayloadBoundFromJsonAndReturnsTheHandlersResult() throws Exception {
-		assertThat(jobs.perform("send-mail", Map.of("to", "ada@example.com", "subject", "Hi"))).isEqualTo("sent to ada@example.com");
+		assertThat(jobs.perform("send-mail", Map.of("to", "ada@example.com", "subject", "Hi")))
+			.isEqualTo("sent to ada@example.com");
 		assertThat(jobs.perform(new Newsletter("News", List.of("alan@example.com")))).isEqualTo(1);
 		assertThat(jobs.enqueued(SendMail.class)).extracting(SendMail::to).containsExactly("alan@example.com");
 		assertThatThrownBy(() -> jobs.perform("send-mail", Map.of("to", List.of("not", "a", "string"))))

@@ -35,6 +35,7 @@ class WorkersRunningTests {
 
 		jobs.assertEnqueued("send-mail");
 		assertThatIllegalStateException().isThrownBy(jobs::drain)
-			.withMessageContaining("set jobqueue.worker.enabled=false for this test, or annotate it @AutoConfigureJobQueue");
+			.withMessageContaining(
+					"set jobqueue.worker.enabled=false for this test, or annotate it @AutoConfigureJobQueue");
 	}
 }
