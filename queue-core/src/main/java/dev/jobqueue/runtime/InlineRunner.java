@@ -32,7 +32,7 @@ public final class InlineRunner {
 		this.handlers = handlers;
 		this.json = json;
 		this.settings = settings;
-		this.payloads = new PayloadReader(handlers, json);
+		this.payloads = new PayloadReader(handlers, new PayloadBinding(json, settings));
 		this.results = new ResultJson(json, settings.maxResultLength());
 	}
 
