@@ -95,13 +95,17 @@ final class PostgresExecution {
 		return ClaimOrder.sort(claimed);
 	}
 
+	/**
+	 * A succeeded job has no current error: an earlier attempt's stays in the error history, which only the
+	 * failures write.
+	 */
 	boolean complete(Lease lease, String resultJson) {
 		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
 		// handler's transaction, and now() is when that transaction began.
 		return jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("result", resultJson)
 			.param("id", lease.jobId())
@@ -130,7 +134,7 @@ final class PostgresExecution {
 				)
 				UPDATE jobqueue_job j
 				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
-				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM locked CROSS JOIN async_commit
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				RETURNING j.id, j.lease_token""")

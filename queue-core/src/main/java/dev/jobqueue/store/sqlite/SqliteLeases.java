@@ -70,12 +70,13 @@ final class SqliteLeases {
 		return ClaimOrder.sort(claimed);
 	}
 
+	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
 	boolean complete(Lease lease, String resultJson) {
 		return statements.write("complete", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = :result,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("result", resultJson)
 			.param("id", lease.jobId())
@@ -93,7 +94,7 @@ final class SqliteLeases {
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = done.value ->> 2,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM json_each(:completions) AS done
 				WHERE jobqueue_job.id = done.value ->> 0 AND jobqueue_job.lease_token = done.value ->> 1
 				  AND jobqueue_job.state = 'running'
