@@ -51,9 +51,9 @@ final class Lateness {
 	}
 
 	void run(Database database) throws InterruptedException {
-		database.empty("jobqueue_job");
 		JobStore store = JobStores.forDataSource(database.dataSource());
 		JobStores.migrate(database.dataSource(), store.vendor());
+		database.empty("jobqueue_job");
 		HandlerRegistry handlers = new HandlerRegistry();
 		handlers.register(handler("delayed", null, (payload, context) -> null));
 		handlers.register(handler("retried", new RetryPolicy(2, DELAY, DELAY, 1.0, 0.0), (payload, context) -> {
