@@ -44,9 +44,10 @@ final class JobHandlerMethod {
 		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
 		handler.findParameters();
 		ReflectionUtils.makeAccessible(method);
-		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
-				handler.queue(annotation.queue()), method.getGenericParameterTypes()[handler.payloadIndex],
-				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
+		String kind = handler.require(annotation.kind(), "kind",
+				"Name the kind of job the method handles: @JobHandler(\"send-mail\").");
+		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()),
+				method.getGenericParameterTypes()[handler.payloadIndex], handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
 				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()));
 	}
 
@@ -72,28 +73,35 @@ final class JobHandlerMethod {
 		}
 	}
 
-	private IllegalStateException invalidSignature(String problem) {
-		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext", null);
+	private JobQueueStartupException invalidSignature(String problem) {
+		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext",
+				"Give the method one payload parameter, the type the job's JSON is read into, and optionally a "
+						+ "JobContext parameter.",
+				null);
 	}
 
-	private String require(String value, String attribute) {
+	private String require(String value, String attribute, String action) {
 		if (value.isBlank()) {
-			throw invalid("names no " + attribute, null);
+			throw invalid("names no " + attribute, action, null);
 		}
 		return value;
 	}
 
 	private String queue(String queue) {
 		try {
-			return HandlerOptions.defaults().queue(require(queue, "queue")).queue();
+			return HandlerOptions.defaults()
+				.queue(require(queue, "queue", "Name a queue, or leave the attribute out for the default queue."))
+				.queue();
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("names an invalid queue: " + ex.getMessage(), ex);
+			throw invalid("names an invalid queue: " + ex.getMessage(),
+					"Name the queue with 1 to 100 letters, digits, _, . or -, or leave the attribute out for the "
+							+ "default queue.", ex);
 		}
 	}
 
-	private IllegalStateException invalid(String problem, Exception cause) {
-		return new IllegalStateException("@JobHandler " + description + " " + problem, cause);
+	private JobQueueStartupException invalid(String problem, String action, Exception cause) {
+		return new JobQueueStartupException("@JobHandler " + description + " " + problem, action, cause);
 	}
 
 	/** The handler's own policy, or null to take the runtime's default when it sets no retry attribute. */
@@ -110,7 +118,8 @@ final class JobHandlerMethod {
 					annotation.jitter() >= 0 ? annotation.jitter() : defaults.jitter());
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid retry setting: " + ex.getMessage(), ex);
+			throw invalid("has an invalid retry setting: " + ex.getMessage(),
+					"Fix the attribute, or leave it out to take its jobqueue.retry.* property.", ex);
 		}
 	}
 
@@ -127,13 +136,17 @@ final class JobHandlerMethod {
 			return timeout;
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(), ex);
+			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(),
+					"Give a positive duration, such as \"30s\" or \"5m\", or leave timeout out to take "
+							+ "jobqueue.default-timeout.",
+					ex);
 		}
 	}
 
 	private int version(int version) {
 		if (version < JobHandlerDefinition.FIRST_VERSION) {
-			throw invalid("has an invalid version " + version + ": a payload version is 1 or more", null);
+			throw invalid("has an invalid version " + version + ": a payload version is 1 or more",
+					"Give version 1 or more: the version of the payload's shape the method reads.", null);
 		}
 		return version;
 	}
