@@ -128,4 +128,20 @@ public interface JobStore {
 	 * rows: the cost follows the backlog and the jobs in flight, not the finished rows the table keeps.
 	 */
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue();
+
+	/**
+	 * The highest job id the table holds, 0 when it is empty: ids only grow, so every job enqueued after
+	 * this call has a higher one. For tests, which tell their own jobs from earlier ones by it.
+	 */
+	long newestId();
+
+	/** Up to {@code limit} jobs whose id is above {@code id}, in any state, in id order. For tests. */
+	List<Job> findNewerThan(long id, int limit);
+
+	/**
+	 * Moves the due time of every ready job {@code by} earlier, as if that much time had passed; returns
+	 * how many moved. For tests, whose delayed jobs and retries then become due without waiting: the
+	 * database's clock, which decides what is due, cannot be moved.
+	 */
+	int bringReadyForward(Duration by);
 }

@@ -62,11 +62,14 @@ final class PostgresExecution {
 		// why, with the cost measured. The row's kind finds its newest readable version at the same position
 		// in :versions as in :kinds; a kind not in :kinds finds null, which no version is at or below. The
 		// lease token grows at every claim so that writes from any earlier execution are fenced off.
+		// Times are statement_timestamp(): the same as now() for a claim that is a transaction of its own, as
+		// the runtime's are; a test's drain (queue-test) claims inside the test's transaction, where now() is
+		// that transaction's start and a job enqueued in it would never be due.
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		List<ClaimedJob> claimed = jdbc.sql("""
 				WITH picked AS (
 				    SELECT id FROM jobqueue_job
-				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
+				    WHERE state = 'ready' AND queue = :queue AND run_at <= statement_timestamp()
 				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
@@ -76,8 +79,9 @@ final class PostgresExecution {
 				)
 				UPDATE jobqueue_job j
 				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
-				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
-				    started_at = now(), claim_confirmed = false
+				    lease_owner = :owner,
+				    lease_expires_at = statement_timestamp() + :leaseMillis * interval '1 millisecond',
+				    started_at = statement_timestamp(), claim_confirmed = false
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
@@ -154,7 +158,8 @@ final class PostgresExecution {
 		List<Completion> byId = newestPerJob(completions, Completion::lease);
 		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
 		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
-		// lease comes back as lost. The class comment says how a row finds its token and result.
+		// lease comes back as lost. The class comment says how a row finds its token and result. The time
+		// is statement_timestamp(), as the claim's is (a test's drain completes inside the test's transaction).
 		List<Lease> written = jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
@@ -168,7 +173,7 @@ final class PostgresExecution {
 				)
 				UPDATE jobqueue_job j
 				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
-				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
+				    finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM locked CROSS JOIN async_commit
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				RETURNING j.id, j.lease_token""")

@@ -24,7 +24,8 @@ import dev.jobqueue.store.NewJob;
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
- * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}.
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum} and, for tests,
+ * {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -37,6 +38,8 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresMaintenance maintenance;
 
 	private final PostgresVacuum vacuum;
+
+	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
 	public PostgresJobStore(DataSource dataSource) {
@@ -67,6 +70,7 @@ public final class PostgresJobStore implements JobStore {
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
+		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
 	@Override
@@ -168,5 +172,20 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return maintenance.countUnfinishedByQueue();
+	}
+
+	@Override
+	public long newestId() {
+		return testSupport.newestId();
+	}
+
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
+		return testSupport.findNewerThan(id, limit);
+	}
+
+	@Override
+	public int bringReadyForward(Duration by) {
+		return testSupport.bringReadyForward(by);
 	}
 }

@@ -26,7 +26,8 @@ import dev.jobqueue.store.NewJob;
  * timeout, immediate transactions). Every time is the database's clock, {@code unixepoch('subsec')}, in
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
- * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner).
+ * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
+ * {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -42,6 +43,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenance maintenance;
 
+	private final SqliteTestSupport testSupport;
+
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
 	public SqliteJobStore(DataSource dataSource) {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
@@ -50,6 +53,7 @@ public final class SqliteJobStore implements JobStore {
 		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
+		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
 	@Override
@@ -180,5 +184,20 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+
+	@Override
+	public long newestId() {
+		return testSupport.newestId();
+	}
+
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
+		return testSupport.findNewerThan(id, limit);
+	}
+
+	@Override
+	public int bringReadyForward(Duration by) {
+		return testSupport.bringReadyForward(by);
 	}
 }
