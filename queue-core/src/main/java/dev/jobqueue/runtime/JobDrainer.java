@@ -62,7 +62,10 @@ public final class JobDrainer {
 		this.recorder = new Recorder(listener);
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		InFlightJobs inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
-		this.runner = new JobRunner(store, handlers, json, settings, recorder, transactions, inFlight, outcomes,
+		// No poller sleeps here, so a retry due soon has no one to wake: the caller drains again.
+		Failures failures = new Failures(store, settings, outcomes, queue -> {
+		});
+		this.runner = new JobRunner(store, handlers, json, settings, recorder, transactions, inFlight, failures,
 				new CompletionBatcher(store, outcomes, liveness));
 	}
 

@@ -67,6 +67,15 @@ public interface JobStore {
 	 */
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
 
+	/**
+	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with
+	 * {@code versions} is due, by the database's clock, when one is due within {@code horizon}; zero or
+	 * negative when one is due already (another claim holds it, or it became due since the last claim).
+	 * Empty when none is due within the horizon. Reads the ready index, never the table: what a poller asks
+	 * before it sleeps, so that it wakes when the job is due rather than at its next poll.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon);
+
 	/** running → succeeded; false when the lease was lost. */
 	boolean complete(Lease lease, String resultJson);
 

@@ -116,6 +116,11 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		return execution.nextDueWithin(queue, versions, horizon);
+	}
+
+	@Override
 	public boolean complete(Lease lease, String resultJson) {
 		return execution.complete(lease, resultJson);
 	}

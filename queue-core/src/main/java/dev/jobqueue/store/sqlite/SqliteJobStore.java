@@ -122,6 +122,11 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		return leases.nextDueWithin(queue, versions, horizon);
+	}
+
+	@Override
 	public boolean complete(Lease lease, String resultJson) {
 		return leases.complete(lease, resultJson);
 	}
