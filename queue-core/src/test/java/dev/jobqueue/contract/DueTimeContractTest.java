@@ -91,7 +91,7 @@ public abstract class DueTimeContractTest {
 		Duration poll = Duration.ofSeconds(1);
 		fixture.startRuntime(settings(poll), new CountingListener());
 
-		long id = fixture.store().enqueue(job("greet", 1, 5, poll.plusMillis(500)));
+		long id = fixture.store().enqueue(job("greet", 1, 5, poll.plusMillis(500))).id();
 
 		Job job = awaitSucceeded(id);
 		assertThat(Duration.between(job.runAt(), job.startedAt())).isBetween(Duration.ZERO, LATE);
