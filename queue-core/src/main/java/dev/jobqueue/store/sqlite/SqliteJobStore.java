@@ -1,6 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +21,15 @@ import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.ScheduleFiring;
+import dev.jobqueue.store.ScheduleState;
 
 /**
  * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
  * timeout, immediate transactions). Every time is the database's clock, {@code unixepoch('subsec')}, in
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
- * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner).
+ * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner), {@link SqliteSchedules} (recurring jobs).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -42,14 +45,18 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenance maintenance;
 
+	private final SqliteSchedules schedules;
+
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
 	public SqliteJobStore(DataSource dataSource) {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
-		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
+		BatchTransactions transactions = new BatchTransactions(queue);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, transactions);
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
+		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
 	}
 
 	@Override
@@ -165,6 +172,21 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public boolean vacuumIfBloated(long deadRowThreshold) {
 		return false;
+	}
+
+	@Override
+	public List<ScheduleState> schedules() {
+		return schedules.schedules();
+	}
+
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+		return schedules.define(name, timing, nextFireAt, expectedVersion);
+	}
+
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
+		return schedules.fire(firing);
 	}
 
 	@Override
