@@ -21,14 +21,17 @@ import org.springframework.core.annotation.AnnotationUtils;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.ScheduledJobs;
 import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobPayloadUpcaster;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Finds the {@link JobHandler} and {@link JobPayloadUpcaster} methods of every bean once all singletons
- * exist, the way {@code @EventListener} methods are found, and registers them. It runs before any lifecycle
- * bean starts, so the workers never see a kind without its handler; a bad method, a duplicate kind or an
- * upcaster chain that does not lead to its handler fails the startup.
+ * exist, the way {@code @EventListener} methods are found, and registers them with the schedules they
+ * declare. It runs before any lifecycle bean starts, so the workers never see a kind without its handler; a
+ * bad method, a duplicate kind, an upcaster chain that does not lead to its handler, or a schedule (declared
+ * here or in {@code jobqueue.schedules}) that does not fit its handler fails the startup.
  */
 final class JobHandlerMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -41,12 +44,17 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 	/** The queues this node works, or none when it only enqueues. */
 	private final Set<String> workedQueues;
 
+	/** What schedules' payloads are written with, as the workers will: to check that they fit. */
+	private final JsonMapper json;
+
 	private ConfigurableListableBeanFactory beanFactory;
 
-	JobHandlerMethodProcessor(HandlerRegistry registry, RetryPolicy defaultRetryPolicy, Set<String> workedQueues) {
+	JobHandlerMethodProcessor(HandlerRegistry registry, RetryPolicy defaultRetryPolicy, Set<String> workedQueues,
+			JsonMapper json) {
 		this.registry = registry;
 		this.defaultRetryPolicy = defaultRetryPolicy;
 		this.workedQueues = workedQueues;
+		this.json = json;
 	}
 
 	@Override
@@ -62,6 +70,7 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 			}
 		}
 		registry.verifyUpcasters();
+		ScheduledJobs.resolve(registry, json, defaultRetryPolicy);
 	}
 
 	private void processBean(String beanName) {
@@ -94,6 +103,7 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 		JobHandlerDefinition definition = JobHandlerMethod.definition(beanName, bean, invocable, annotation,
 				defaultRetryPolicy);
 		registry.register(definition);
+		JobHandlerMethod.schedule(beanName, invocable, annotation).ifPresent(registry::registerSchedule);
 		if (!workedQueues.isEmpty() && !workedQueues.contains(definition.queue())) {
 			log.warn("Jobs of kind '{}' go to queue '{}', which this node does not work (jobqueue.queues has {}); "
 					+ "they run only on nodes that do", definition.kind(), definition.queue(), workedQueues);
