@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +18,7 @@ import dev.jobqueue.JobListener;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.Schedule.Misfire;
+import dev.jobqueue.core.JobQueues;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.runtime.ScheduledJob;
@@ -27,10 +29,13 @@ import dev.jobqueue.support.TestClock;
 import dev.jobqueue.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The scheduler's passes on a simulated clock: misfire policies, daylight-saving days, nodes that were
- * down, and nodes of two versions of the application. Between passes every job enqueued is marked
+ * down, and nodes of two versions of the application; and schedules declared on the {@link JobQueues}
+ * builder. Between passes every job enqueued is marked
  * finished, as workers would: that frees its unique key, so that a fire time enqueued twice would show as
  * two rows rather than be absorbed by the key.
  */
@@ -174,6 +179,31 @@ public abstract class SchedulerContractTest {
 		current.runOnce();
 
 		assertThat(fired("hourly")).containsExactly("2026-01-01T02:00:00Z");
+	}
+
+	@Test
+	void aScheduleOnTheJobQueuesBuilderRunsItsJobs() {
+		List<String> ran = new CopyOnWriteArrayList<>();
+		try (JobQueues queues = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> ran.add(greeting.name()))
+			.schedule("greeting", Schedule.every(Duration.ofSeconds(1)).kind("greet").payload(new Greeting("Ada", 1)))
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(100)))
+			.build()) {
+			queues.start();
+
+			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(ran).contains("Ada"));
+		}
+	}
+
+	@Test
+	void aScheduleOnTheBuilderForAKindNoHandlerServesIsRefusedAtBuild() {
+		JobQueues.Builder builder = JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> null)
+			.schedule("greeting", Schedule.every(Duration.ofHours(1)).kind("gret"));
+
+		assertThatIllegalStateException().isThrownBy(builder::build)
+			.withMessage("Schedule 'greeting' (JobQueues.Builder.schedule) names kind 'gret', which no handler here "
+					+ "serves (kinds: greet); declare kinds that other applications handle as external kinds");
 	}
 
 	private void passBoth(Scheduler old, Scheduler current) {
