@@ -165,7 +165,11 @@ public final class Schedule {
 		if (!enabled) {
 			return "disabled";
 		}
-		return every != null ? "every " + every : "cron " + cron + " " + zone.getId();
+		if (every != null) {
+			return "every " + every;
+		}
+		// UTC has several names (UTC, Z, Etc/UTC); one spelling keeps nodes that use different ones in agreement.
+		return "cron " + cron + " " + (zone.normalized().equals(ZoneOffset.UTC) ? "UTC" : zone.getId());
 	}
 
 	private Schedule copy(Consumer<Schedule> change) {
