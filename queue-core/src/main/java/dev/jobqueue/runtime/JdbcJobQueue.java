@@ -144,8 +144,8 @@ public final class JdbcJobQueue implements JobQueue {
 					+ ex.getOriginalMessage(), ex);
 		}
 		require(text.length() <= maxPayloadLength,
-				() -> "payload of kind '" + kind + "' is " + text.length() + " characters of JSON, over the maximum of "
-						+ maxPayloadLength);
+				() -> "payload of kind '" + kind + "' is " + text.length() + " characters of JSON, over the max payload "
+						+ "length (jobqueue.max-payload-length) of " + maxPayloadLength);
 		require(!escapesNul(text),
 				() -> "payload of kind '" + kind + "' holds the character U+0000, which PostgreSQL cannot store in JSON");
 		return text;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobQueue.NewJobRequest;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
@@ -83,6 +84,15 @@ public abstract class EnqueueLimitsContractTest {
 	void aPayloadWithNulInAPropertyNameIsRefusedToo() {
 		refusedInsideATransaction(() -> fixture.queue().enqueue("greet", Map.of("na\u0000me", "Ada")),
 				"payload of kind 'greet' holds the character U+0000, which PostgreSQL cannot store in JSON");
+	}
+
+	@Test
+	void aPayloadOverTheMaximumIsRefusedNamingThePropertyToRaise() {
+		String text = "x".repeat(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH);
+
+		refusedInsideATransaction(() -> fixture.queue().enqueue("greet", text),
+				"payload of kind 'greet' is 1048578 characters of JSON, over the max payload length "
+						+ "(jobqueue.max-payload-length) of 1048576");
 	}
 
 	@Test

@@ -53,7 +53,8 @@ class PostgresOversizedInputFaultTest extends FaultScenario {
 
 					assertThatIllegalArgumentException()
 						.isThrownBy(() -> jobs.enqueue("probe", Map.of("blob", "x".repeat(5_000))))
-						.withMessage("payload of kind 'probe' is 5011 characters of JSON, over the maximum of 1000");
+						.withMessage("payload of kind 'probe' is 5011 characters of JSON, over the max payload length "
+								+ "(jobqueue.max-payload-length) of 1000");
 					assertThat(counting.statements()).as("statements sent by the refused enqueue").isEqualTo(statements);
 
 					jdbc.sql("INSERT INTO fault_effect (job_id) VALUES (-2)").update();

@@ -49,11 +49,12 @@ final class JobHandlerMethod {
 		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
 		handler.findParameters(!annotation.cron().isEmpty() || !annotation.every().isEmpty());
 		ReflectionUtils.makeAccessible(method);
+		String kind = handler.require(annotation.kind(), "kind",
+				"Name the kind of job the method handles: @JobHandler(\"send-mail\").");
 		// A recurring job's handler may take no payload: its jobs carry JSON null, bound as Void.
 		Type payloadType = handler.payloadIndex >= 0 ? method.getGenericParameterTypes()[handler.payloadIndex]
 				: Void.class;
-		return new JobHandlerDefinition(handler.require(annotation.kind(), "kind"),
-				handler.queue(annotation.queue()), payloadType,
+		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()), payloadType,
 				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
 				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()));
 	}
@@ -66,7 +67,9 @@ final class JobHandlerMethod {
 			schedule = JobHandlerSchedule.of(annotation);
 		}
 		catch (IllegalArgumentException | DateTimeException ex) {
-			throw handler.invalid("has an invalid schedule: " + ex.getMessage(), ex);
+			throw handler.invalid("has an invalid schedule: " + ex.getMessage(), "Give it a cron expression of six "
+					+ "fields, seconds first (or a macro such as @daily), with a zone such as Europe/Paris, or an "
+					+ "interval of at least 1s in every; not both.", ex);
 		}
 		return schedule.map(timing -> new ScheduleDefinition(annotation.kind(), timing.kind(annotation.kind()),
 				handler.description));
@@ -94,28 +97,35 @@ final class JobHandlerMethod {
 		}
 	}
 
-	private IllegalStateException invalidSignature(String problem) {
-		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext", null);
+	private JobQueueStartupException invalidSignature(String problem) {
+		return invalid(problem + "; a handler takes one payload parameter and, optionally, a JobContext",
+				"Give the method one payload parameter, the type the job's JSON is read into, and optionally a "
+						+ "JobContext parameter.",
+				null);
 	}
 
-	private String require(String value, String attribute) {
+	private String require(String value, String attribute, String action) {
 		if (value.isBlank()) {
-			throw invalid("names no " + attribute, null);
+			throw invalid("names no " + attribute, action, null);
 		}
 		return value;
 	}
 
 	private String queue(String queue) {
 		try {
-			return HandlerOptions.defaults().queue(require(queue, "queue")).queue();
+			return HandlerOptions.defaults()
+				.queue(require(queue, "queue", "Name a queue, or leave the attribute out for the default queue."))
+				.queue();
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("names an invalid queue: " + ex.getMessage(), ex);
+			throw invalid("names an invalid queue: " + ex.getMessage(),
+					"Name the queue with 1 to 100 letters, digits, _, . or -, or leave the attribute out for the "
+							+ "default queue.", ex);
 		}
 	}
 
-	private IllegalStateException invalid(String problem, Exception cause) {
-		return new IllegalStateException("@JobHandler " + description + " " + problem, cause);
+	private JobQueueStartupException invalid(String problem, String action, Exception cause) {
+		return new JobQueueStartupException("@JobHandler " + description + " " + problem, action, cause);
 	}
 
 	/** The handler's own policy, or null to take the runtime's default when it sets no retry attribute. */
@@ -132,7 +142,8 @@ final class JobHandlerMethod {
 					annotation.jitter() >= 0 ? annotation.jitter() : defaults.jitter());
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid retry setting: " + ex.getMessage(), ex);
+			throw invalid("has an invalid retry setting: " + ex.getMessage(),
+					"Fix the attribute, or leave it out to take its jobqueue.retry.* property.", ex);
 		}
 	}
 
@@ -149,13 +160,17 @@ final class JobHandlerMethod {
 			return timeout;
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(), ex);
+			throw invalid("has an invalid timeout '" + text + "': " + ex.getMessage(),
+					"Give a positive duration, such as \"30s\" or \"5m\", or leave timeout out to take "
+							+ "jobqueue.default-timeout.",
+					ex);
 		}
 	}
 
 	private int version(int version) {
 		if (version < JobHandlerDefinition.FIRST_VERSION) {
-			throw invalid("has an invalid version " + version + ": a payload version is 1 or more", null);
+			throw invalid("has an invalid version " + version + ": a payload version is 1 or more",
+					"Give version 1 or more: the version of the payload's shape the method reads.", null);
 		}
 		return version;
 	}

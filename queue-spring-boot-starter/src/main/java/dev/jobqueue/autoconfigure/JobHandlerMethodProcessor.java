@@ -22,6 +22,7 @@ import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.ScheduledJobs;
+import dev.jobqueue.runtime.UpcasterDefinition;
 import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobPayloadUpcaster;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,6 +37,13 @@ import tools.jackson.databind.json.JsonMapper;
 final class JobHandlerMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final Logger log = LoggerFactory.getLogger(JobHandlerMethodProcessor.class);
+
+	private static final String UPCASTER_CHAIN = "Give each kind's upcasters one method per version, from the oldest "
+			+ "version jobs may still have up to the version below its @JobHandler's, with no gap, and only for "
+			+ "kinds a @JobHandler of this application serves.";
+
+	private static final String SCHEDULE_FIT = "Give each schedule a kind a @JobHandler here serves (or one listed in "
+			+ "jobqueue.external-kinds), and a payload that its handler's payload type reads.";
 
 	private final HandlerRegistry registry;
 
@@ -69,8 +77,8 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 				processBean(beanName);
 			}
 		}
-		registry.verifyUpcasters();
-		ScheduledJobs.resolve(registry, json, defaultRetryPolicy);
+		declare(registry::verifyUpcasters, UPCASTER_CHAIN);
+		declare(() -> ScheduledJobs.resolve(registry, json, defaultRetryPolicy), SCHEDULE_FIT);
 	}
 
 	private void processBean(String beanName) {
@@ -85,11 +93,14 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 		}
 		Object bean = beanFactory.getBean(beanName);
 		handlers.forEach((method, annotation) -> register(beanName, bean, method, annotation));
-		upcasters.forEach((method, annotation) -> registry.registerUpcaster(JobPayloadUpcasterMethod
-			.definition(beanName, bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation)));
+		upcasters.forEach((method, annotation) -> {
+			UpcasterDefinition upcaster = JobPayloadUpcasterMethod.definition(beanName, bean,
+					AopUtils.selectInvocableMethod(method, bean.getClass()), annotation);
+			declare(() -> registry.registerUpcaster(upcaster), UPCASTER_CHAIN);
+		});
 	}
 
-	private static <A extends Annotation> Map<Method, A> annotatedMethods(Class<?> type, Class<A> annotationType) {
+	static <A extends Annotation> Map<Method, A> annotatedMethods(Class<?> type, Class<A> annotationType) {
 		if (!AnnotationUtils.isCandidateClass(type, annotationType)) {
 			return Map.of();
 		}
@@ -98,12 +109,28 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 		return MethodIntrospector.selectMethods(type, lookup);
 	}
 
+	/**
+	 * Runs a registration of the core's registry, whose refusals (a duplicate kind, a broken upcaster chain)
+	 * are declaration mistakes: reported with {@code action}.
+	 */
+	private static void declare(Runnable registration, String action) {
+		try {
+			registration.run();
+		}
+		catch (IllegalStateException ex) {
+			throw new JobQueueStartupException(ex.getMessage(), action, ex);
+		}
+	}
+
 	private void register(String beanName, Object bean, Method method, JobHandler annotation) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		JobHandlerDefinition definition = JobHandlerMethod.definition(beanName, bean, invocable, annotation,
 				defaultRetryPolicy);
-		registry.register(definition);
-		JobHandlerMethod.schedule(beanName, invocable, annotation).ifPresent(registry::registerSchedule);
+		declare(() -> registry.register(definition),
+				"Give each kind one @JobHandler method: rename the kind of one of them, or remove one.");
+		JobHandlerMethod.schedule(beanName, invocable, annotation)
+			.ifPresent(schedule -> declare(() -> registry.registerSchedule(schedule),
+					"Give each schedule its own name: a schedule on a handler is named after its kind."));
 		if (!workedQueues.isEmpty() && !workedQueues.contains(definition.queue())) {
 			log.warn("Jobs of kind '{}' go to queue '{}', which this node does not work (jobqueue.queues has {}); "
 					+ "they run only on nodes that do", definition.kind(), definition.queue(), workedQueues);

@@ -35,10 +35,11 @@ final class JobPayloadUpcasterMethod {
 		JobPayloadUpcasterMethod upcaster = new JobPayloadUpcasterMethod(beanName, bean, method);
 		upcaster.checkSignature();
 		if (annotation.kind().isBlank()) {
-			throw upcaster.invalid("names no kind");
+			throw upcaster.invalid("names no kind", "Name the kind whose payloads the method upcasts.");
 		}
 		if (annotation.from() < JobHandlerDefinition.FIRST_VERSION) {
-			throw upcaster.invalid("upcasts from version " + annotation.from() + "; payload versions start at 1");
+			throw upcaster.invalid("upcasts from version " + annotation.from() + "; payload versions start at 1",
+					"Give from the version of the payloads the method reads, 1 or more.");
 		}
 		ReflectionUtils.makeAccessible(method);
 		return new UpcasterDefinition(annotation.kind(), annotation.from(), upcaster::invoke, upcaster.description);
@@ -49,12 +50,13 @@ final class JobPayloadUpcasterMethod {
 		if (types.length != 1 || !types[0].isAssignableFrom(JsonNode.class)
 				|| !JsonNode.class.isAssignableFrom(method.getReturnType())) {
 			throw invalid("must take one JsonNode and return a JsonNode (" + JsonNode.class.getName()
-					+ "): the payload of its version, and the payload of the next");
+					+ "): the payload of its version, and the payload of the next",
+					"Declare the method as JsonNode name(JsonNode payload).");
 		}
 	}
 
-	private IllegalStateException invalid(String problem) {
-		return new IllegalStateException("@JobPayloadUpcaster " + description + " " + problem);
+	private JobQueueStartupException invalid(String problem, String action) {
+		return new JobQueueStartupException("@JobPayloadUpcaster " + description + " " + problem, action, null);
 	}
 
 	private JsonNode invoke(JsonNode payload) throws Exception {

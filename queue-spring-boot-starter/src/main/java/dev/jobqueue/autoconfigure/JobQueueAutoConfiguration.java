@@ -55,6 +55,11 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JobQueueAutoConfiguration {
 
 	@Bean
+	static SqliteDatabaseFolders jobQueueSqliteDatabaseFolders() {
+		return new SqliteDatabaseFolders();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	JobStore jobStore(JobQueueProperties properties, @JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
 			ObjectProvider<DataSource> dataSource) {

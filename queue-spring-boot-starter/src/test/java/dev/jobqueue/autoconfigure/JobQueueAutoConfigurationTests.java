@@ -173,6 +173,13 @@ class JobQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void theReapedCounterExistsFromStartupAtZero() {
+		runner.withUserConfiguration(StubStoreConfiguration.class, MeterRegistryConfiguration.class)
+			.run(context -> assertThat(context.getBean(MeterRegistry.class).get("jobqueue.jobs.reaped").counter().count())
+				.isZero());
+	}
+
+	@Test
 	void withoutMicrometerTheMetricsBackOff() {
 		runner.withUserConfiguration(StubStoreConfiguration.class)
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))

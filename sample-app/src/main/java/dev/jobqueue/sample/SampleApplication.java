@@ -1,9 +1,5 @@
 package dev.jobqueue.sample;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -15,9 +11,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class SampleApplication {
 
-	public static void main(String[] args) throws IOException {
-		// SQLite (the default profile) creates its database file on first use, but not the folder it is in.
-		Files.createDirectories(Path.of("data"));
+	public static void main(String[] args) {
 		SpringApplication.run(SampleApplication.class, args);
 	}
 }
