@@ -92,7 +92,7 @@ class JobQueueScheduleTests {
 	}
 
 	@Test
-	void aRecurringHandlerMayTakeNoPayloadAndItsScheduleIsNamedAfterItsKind() {
+	void aRecurringHandlerMayTakeNoPayloadItsScheduleIsNamedAfterItsKindAndAConfiguredOneTakesTheDefaults() {
 		runner.withPropertyValues("jobqueue.schedules.weekly.kind=report", "jobqueue.schedules.weekly.cron=@weekly",
 				"jobqueue.schedules.weekly.payload={\"days\": 7}", "jobqueue.schedules.weekly.misfire=once")
 			.run(context -> {
@@ -103,6 +103,13 @@ class JobQueueScheduleTests {
 					.schedule();
 				assertThat(summary.timing()).isEqualTo("cron 0 0 2 * * * Europe/Paris");
 				assertThat(summary.misfire()).isEqualTo(Schedule.Misfire.ALL);
+				Schedule weekly = schedules.stream().filter(s -> s.name().equals("weekly")).findFirst().orElseThrow()
+					.schedule();
+				assertThat(weekly.timing()).isEqualTo("cron @weekly UTC");
+				assertThat(weekly.misfire()).isEqualTo(Schedule.Misfire.ONCE);
+				assertThat(weekly.misfireThreshold()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD);
+				assertThat(weekly.priority()).isEqualTo(5);
+				assertThat(weekly.enabled()).isTrue();
 			});
 	}
 
