@@ -9,7 +9,8 @@ import java.util.List;
  * @param payload the payload as stored, in JSON
  * @param payloadVersion the version of the payload's shape it was enqueued with
  * @param result the handler's return value in JSON, or {@code null}
- * @param lastError message and stack trace of the latest failure, or {@code null}
+ * @param lastError message and stack trace of the latest failure, or {@code null}; cleared when the job
+ *        succeeds (earlier failures stay in {@code errors})
  * @param runAt when the job is (or was) due
  * @param errors the job's failures, oldest first: the latest {@link AttemptError#MAX_ENTRIES}
  */

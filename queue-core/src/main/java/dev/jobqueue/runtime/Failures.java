@@ -1,6 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +30,14 @@ final class Failures {
 
 	private final OutcomeWriter outcomes;
 
-	Failures(JobStore store, RuntimeSettings settings, OutcomeWriter outcomes) {
+	/** Told the queue of a retry due before the next poll, so that its poller sleeps only until then. */
+	private final Consumer<String> wakeup;
+
+	Failures(JobStore store, RuntimeSettings settings, OutcomeWriter outcomes, Consumer<String> wakeup) {
 		this.store = store;
 		this.settings = settings;
 		this.outcomes = outcomes;
+		this.wakeup = wakeup;
 	}
 
 	/** @param handler the job's handler, or null when the job never reached one */
@@ -48,8 +53,14 @@ final class Failures {
 		Duration backoff = policy.backoffAfter(job.attempt());
 		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
 				job.maxAttempts(), backoff, error.toString());
-		return outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text)) ? Outcome.RETRIED
-				: leaseLost(job);
+		if (!outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text))) {
+			return leaseLost(job);
+		}
+		// A later one is found by the poller's own look-ahead, which spans a poll interval.
+		if (backoff.compareTo(settings.pollInterval()) < 0) {
+			wakeup.accept(job.queue());
+		}
+		return Outcome.RETRIED;
 	}
 
 	/**

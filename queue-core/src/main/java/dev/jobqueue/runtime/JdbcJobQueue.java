@@ -62,6 +62,14 @@ public final class JdbcJobQueue implements JobQueue {
 		this.wakeup = wakeup;
 	}
 
+	/**
+	 * The mapper payloads are written with: the one the runtime reads them with as well, so test support
+	 * (queue-test) binds enqueued payloads and runs jobs inline with it.
+	 */
+	public JsonMapper payloadMapper() {
+		return json;
+	}
+
 	@Override
 	public long enqueue(String kind, Object payload, EnqueueOptions options) {
 		NewJob job = newJob(kind, payload, options, this::acceptedHandler);

@@ -48,7 +48,7 @@ final class JobRunner {
 	private final Duration defaultTimeout;
 
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
-			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, OutcomeWriter outcomes,
+			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, Failures failures,
 			CompletionBatcher completions) {
 		this.store = store;
 		this.handlers = handlers;
@@ -57,7 +57,7 @@ final class JobRunner {
 		this.listener = listener;
 		this.transactions = transactions;
 		this.inFlight = inFlight;
-		this.failures = new Failures(store, settings, outcomes);
+		this.failures = failures;
 		this.completions = completions;
 		this.defaultTimeout = settings.defaultTimeout();
 	}

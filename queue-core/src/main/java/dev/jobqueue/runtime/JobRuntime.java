@@ -110,7 +110,9 @@ public final class JobRuntime {
 		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
-		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, outcomes,
+		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
+		Failures failures = new Failures(store, settings, outcomes, this::wake);
+		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, failures,
 				completions);
 		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
 		this.reaper = new Reaper(ownStore, listener);

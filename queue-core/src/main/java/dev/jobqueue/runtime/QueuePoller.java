@@ -14,12 +14,16 @@ import dev.jobqueue.store.JobStore;
 /**
  * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, in one
  * statement, confirms the claim (see {@link #confirm}) and hands the jobs to the queue's workers.
- * Sleeps until woken (a local enqueue, a notification, a freed slot after a full claim) or until the
- * poll interval passes.
+ * Sleeps until the next job it could take is due (asked of the database after each pass), until woken
+ * (a local enqueue, a retry due soon, a notification, a freed slot after a full claim), or until the poll
+ * interval passes, whichever comes first.
  */
 final class QueuePoller {
 
 	private static final Logger log = LoggerFactory.getLogger(QueuePoller.class);
+
+	/** The shortest sleep before claiming a job that is due already but was not claimed. */
+	static final Duration MIN_PAUSE = Duration.ofMillis(5);
 
 	private final String queue;
 
@@ -43,8 +47,8 @@ final class QueuePoller {
 
 	private final RoleLiveness liveness;
 
-	/** How many jobs the last pass claimed; read and written by the poller's thread only. */
-	private int claimed;
+	/** How long the poller sleeps after its last pass; read and written by the poller's thread only. */
+	private Duration pause = Duration.ZERO;
 
 	/** Whether the last claim took all it asked for: then more jobs are likely waiting. */
 	private volatile boolean saturated;
@@ -131,16 +135,42 @@ final class QueuePoller {
 		}
 	}
 
-	/** Polls until the thread is interrupted; a pass that fails, whatever it throws, is tried again. */
+	/**
+	 * Polls until the thread is interrupted; a pass that fails, whatever it throws, is tried again. After a
+	 * claim that took all it asked for it claims again at once; otherwise it sleeps until the next job it
+	 * could take is due ({@link #untilNextDue}), or until woken.
+	 */
 	void loop(Duration pollInterval) {
 		while (!Thread.currentThread().isInterrupted()) {
-			if (!liveness.pass(role(), () -> claimed = runOnce(), pollInterval)) {
+			if (!liveness.pass(role(), () -> pause = pass(pollInterval), pollInterval)) {
 				sleep(pollInterval);
 			}
-			else if (claimed == 0 || !saturated) {
-				await(pollInterval);
+			else if (!pause.isZero()) {
+				await(pause);
 			}
 		}
+	}
+
+	/** One claim, then how long to sleep: none after a full claim. */
+	private Duration pass(Duration pollInterval) {
+		int claimed = runOnce();
+		return claimed > 0 && saturated ? Duration.ZERO : untilNextDue(pollInterval);
+	}
+
+	/**
+	 * How long until the next job this poller could take is due, by the database's clock, at most the poll
+	 * interval, which also bounds what the database is asked to look at. A poller whose threads are all busy
+	 * does not ask: a finishing job wakes it. A job due already (another claim held it a moment ago) is
+	 * claimed after {@link #MIN_PAUSE}, so that a row some transaction keeps locked cannot make the poller
+	 * spin.
+	 */
+	Duration untilNextDue(Duration pollInterval) {
+		if (busy.get() >= concurrency) {
+			return pollInterval;
+		}
+		return store.nextDueWithin(queue, handlers.servedVersions(), pollInterval)
+			.map(due -> due.compareTo(MIN_PAUSE) < 0 ? MIN_PAUSE : due.compareTo(pollInterval) > 0 ? pollInterval : due)
+			.orElse(pollInterval);
 	}
 
 	private void await(Duration pollInterval) {

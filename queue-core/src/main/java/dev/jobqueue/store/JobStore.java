@@ -61,6 +61,15 @@ public interface JobStore {
 	 */
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
 
+	/**
+	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with
+	 * {@code versions} is due, by the database's clock, when one is due within {@code horizon}; zero or
+	 * negative when one is due already (another claim holds it, or it became due since the last claim).
+	 * Empty when none is due within the horizon. Reads the ready index, never the table: what a poller asks
+	 * before it sleeps, so that it wakes when the job is due rather than at its next poll.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon);
+
 	/** running → succeeded; false when the lease was lost. */
 	boolean complete(Lease lease, String resultJson);
 
@@ -137,4 +146,20 @@ public interface JobStore {
 	 * rows: the cost follows the backlog and the jobs in flight, not the finished rows the table keeps.
 	 */
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue();
+
+	/**
+	 * The highest job id the table holds, 0 when it is empty: ids only grow, so every job enqueued after
+	 * this call has a higher one. For tests, which tell their own jobs from earlier ones by it.
+	 */
+	long newestId();
+
+	/** Up to {@code limit} jobs whose id is above {@code id}, in any state, in id order. For tests. */
+	List<Job> findNewerThan(long id, int limit);
+
+	/**
+	 * Moves the due time of every ready job {@code by} earlier, as if that much time had passed; returns
+	 * how many moved. For tests, whose delayed jobs and retries then become due without waiting: the
+	 * database's clock, which decides what is due, cannot be moved.
+	 */
+	int bringReadyForward(Duration by);
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -70,6 +71,27 @@ public abstract class ErrorHistoryContractTest {
 		assertThat(reaped.message()).startsWith("lease expired on node-b at ");
 		assertThat(reaped.at()).isAfterOrEqualTo(timeout.at());
 		assertThat(job.lastError()).isEqualTo(reaped.message());
+	}
+
+	@Test
+	void aJobThatSucceedsAfterAFailureHasNoLastErrorButKeepsTheFailureInItsHistory() {
+		long once = enqueue(3);
+		long batched = enqueue(3);
+		for (ClaimedJob failed : store.claim("default", Map.of("greet", 1), 2, "node-a", LEASE)) {
+			assertThat(store.retryLater(failed.lease(), Duration.ZERO, "timeout")).isTrue();
+		}
+		List<ClaimedJob> retried = store.claim("default", Map.of("greet", 1), 2, "node-b", LEASE);
+		ClaimedJob alone = retried.stream().filter(job -> job.id() == once).findFirst().orElseThrow();
+		ClaimedJob inBatch = retried.stream().filter(job -> job.id() == batched).findFirst().orElseThrow();
+
+		assertThat(store.complete(alone.lease(), "\"done\"")).isTrue();
+		assertThat(store.completeAll(List.of(new Completion(inBatch.lease(), "\"done\"")))).isEmpty();
+
+		for (long id : List.of(once, batched)) {
+			Job job = fixture.job(id);
+			assertThat(job.lastError()).isNull();
+			assertThat(job.errors()).singleElement().satisfies(entry -> assertThat(entry.message()).isEqualTo("timeout"));
+		}
 	}
 
 	@Test

@@ -126,7 +126,9 @@ public abstract class ExecutionContractTest {
 
 		awaitState(id, JobState.succeeded);
 		assertThat(fixture.job(id).result()).isEqualTo("2");
-		assertThat(fixture.job(id).lastError()).contains("first time unlucky");
+		assertThat(fixture.job(id).lastError()).isNull();
+		assertThat(fixture.job(id).errors()).singleElement()
+			.satisfies(entry -> assertThat(entry.message()).contains("first time unlucky"));
 	}
 
 	@Test

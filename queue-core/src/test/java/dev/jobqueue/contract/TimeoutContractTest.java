@@ -58,7 +58,9 @@ public abstract class TimeoutContractTest {
 		awaitSucceeded(id);
 		Job job = fixture.job(id);
 		assertThat(job.result()).isEqualTo("2");
-		assertThat(job.lastError()).contains("timed out after PT0.3S").contains("Thread.sleep");
+		assertThat(job.lastError()).isNull();
+		assertThat(job.errors()).singleElement()
+			.satisfies(entry -> assertThat(entry.message()).contains("timed out after PT0.3S").contains("Thread.sleep"));
 	}
 
 	@Test
@@ -75,7 +77,8 @@ public abstract class TimeoutContractTest {
 
 		awaitSucceeded(id);
 		assertThat(fixture.job(id).result()).isEqualTo("2");
-		assertThat(fixture.job(id).lastError()).contains("timed out after PT0.3S");
+		assertThat(fixture.job(id).errors()).singleElement()
+			.satisfies(entry -> assertThat(entry.message()).contains("timed out after PT0.3S"));
 	}
 
 	@Test

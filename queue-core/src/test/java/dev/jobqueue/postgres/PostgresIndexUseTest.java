@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * completion and the heartbeat still look their rows up by id: they never scan the reaper's index of
  * running rows, whose dead entries pile up between vacuums. And the counts of ready and running jobs,
  * which the gauges ask for every few seconds, read the partial indexes, never the whole table; the
- * pruner reads only the finished rows past their retention.
+ * pruner reads only the finished rows past their retention; the next due time, asked by every idle poller
+ * at every pass, reads one entry of the ready index per priority.
  */
 class PostgresIndexUseTest {
 
@@ -66,6 +67,24 @@ class PostgresIndexUseTest {
 			.isEqualTo(Map.of("default", Map.of(JobState.ready, 15L, JobState.running, 5L)));
 
 		assertThat(tableScans()).isEqualTo(before);
+	}
+
+	@Test
+	void theNextDueTimeReadsAFewEntriesOfTheReadyIndexWhateverTheBacklog() {
+		postgres.database().reset();
+		store.enqueueAll(IntStream.range(0, 3_000)
+			.mapToObj(i -> new NewJob("default", "greet", "{}", 1, i % 10, null, Duration.ofSeconds(1 + i % 50), 3, null))
+			.toList());
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		long tableScans = tableScans();
+		long indexEntriesRead = indexUse("jobqueue_job_ready_idx").entriesRead();
+
+		assertThat(store.nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
+			.hasValueSatisfying(due -> assertThat(due).isBetween(Duration.ZERO, Duration.ofSeconds(1)));
+
+		assertThat(tableScans()).isEqualTo(tableScans);
+		// One entry per priority: the earliest of each, never the 3,000 behind them.
+		assertThat(indexUse("jobqueue_job_ready_idx").entriesRead() - indexEntriesRead).isLessThanOrEqualTo(20);
 	}
 
 	@Test

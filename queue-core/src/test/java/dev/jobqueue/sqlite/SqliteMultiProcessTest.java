@@ -124,7 +124,7 @@ class SqliteMultiProcessTest {
 			assertThat(victim.exitValue()).isEqualTo(137);
 			assertThat(enqueuer.waitFor()).isZero();
 			assertThat(overlappingExecutions(killedAt)).isEmpty();
-			assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE attempt = 2 AND last_error LIKE '%expired%'")
+			assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE attempt = 2 AND errors LIKE '%lease expired%'")
 				.query(Long.class)
 				.single()).as("jobs the victim held, run again once their lease expired").isPositive();
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())

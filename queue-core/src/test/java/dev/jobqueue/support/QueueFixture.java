@@ -61,6 +61,10 @@ public final class QueueFixture implements AutoCloseable {
 		return database.store();
 	}
 
+	public HandlerRegistry handlers() {
+		return handlers;
+	}
+
 	public TestDatabase database() {
 		return database;
 	}

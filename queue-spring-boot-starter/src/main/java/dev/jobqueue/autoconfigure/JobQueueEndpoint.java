@@ -20,12 +20,15 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.JobStore;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
@@ -35,7 +38,7 @@ import dev.jobqueue.store.JobStore;
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
  * unrestricted}): exposing it to see the queue must not also let anyone who reaches it change jobs. A
  * job's payload and result are the application's data (addresses, tokens), so a read leaves them out
- * unless asked for by name.
+ * unless asked for by name, and then shows them as the JSON they are.
  */
 @Endpoint(id = "jobqueue", defaultAccess = Access.READ_ONLY)
 public final class JobQueueEndpoint {
@@ -46,6 +49,12 @@ public final class JobQueueEndpoint {
 	 * otherwise scan it again and again; counts a few seconds old answer an on-call question as well.
 	 */
 	static final Duration OVERVIEW_CACHE = Duration.ofSeconds(5);
+
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+		.build();
+
+	private static final Set<String> ACTIONS = Set.of("retry", "cancel");
 
 	/** The parts of a job a read leaves out unless {@code include} names them. */
 	private static final Set<String> ON_REQUEST = Set.of("payload", "result");
@@ -87,29 +96,35 @@ public final class JobQueueEndpoint {
 
 	/**
 	 * {@code retry} sends a dead job back to ready with its attempts reset; {@code cancel} cancels a job
-	 * that is ready. Says whether the job was in the state the action needs; any other action is a 400.
-	 * A dead job whose unique key a newer unfinished job holds stays dead, and the answer says so under
-	 * {@code conflict}, naming that job: the operator's request was understood, the job's state refuses it.
+	 * that is ready. Says whether the job was in the state the action needs. Any other action is a 400 whose
+	 * body names it and the accepted ones, and changes nothing; a job that does not exist is a 404, as for
+	 * a read. A dead job whose unique key a newer unfinished job holds stays dead, and the answer says so
+	 * under {@code conflict}, naming that job: the operator's request was understood, the job's state
+	 * refuses it.
 	 */
 	@WriteOperation
-	public Map<String, Object> act(@Selector long id, String action) {
+	public WebEndpointResponse<Map<String, Object>> act(@Selector long id, String action) {
 		Map<String, Object> answer = new LinkedHashMap<>();
 		answer.put("id", id);
 		answer.put("action", action);
+		if (!ACTIONS.contains(action)) {
+			answer.put("error", "Unknown action '" + action + "'; the actions are 'retry' (a dead job) and "
+					+ "'cancel' (a ready job)");
+			return new WebEndpointResponse<>(answer, WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
+		if (queue.find(id).isEmpty()) {
+			answer.put("error", "No job " + id);
+			return new WebEndpointResponse<>(answer, WebEndpointResponse.STATUS_NOT_FOUND);
+		}
 		try {
-			answer.put("changed", switch (action) {
-				case "retry" -> queue.retry(id);
-				case "cancel" -> queue.cancel(id);
-				default -> throw new InvalidEndpointRequestException("Unknown action '" + action
-						+ "'; the actions are 'retry' (a dead job) and 'cancel' (a ready job)", "Unknown action");
-			});
+			answer.put("changed", action.equals("retry") ? queue.retry(id) : queue.cancel(id));
 		}
 		catch (IllegalStateException ex) {
 			answer.put("changed", false);
 			answer.put("conflict", ex.getMessage());
 		}
 		queue.find(id).ifPresent((job) -> answer.put("state", job.state()));
-		return answer;
+		return new WebEndpointResponse<>(answer);
 	}
 
 	/** A small table, one row per schedule: read at every request. */
@@ -145,8 +160,11 @@ public final class JobQueueEndpoint {
 		Map<String, Object> fields = new LinkedHashMap<>();
 		for (RecordComponent component : Job.class.getRecordComponents()) {
 			String name = component.getName();
-			if (!ON_REQUEST.contains(name) || included.contains(name)) {
+			if (!ON_REQUEST.contains(name)) {
 				fields.put(name, value(component, job));
+			}
+			else if (included.contains(name)) {
+				fields.put(name, asJson((String) value(component, job)));
 			}
 		}
 		return fields;
@@ -159,6 +177,14 @@ public final class JobQueueEndpoint {
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalStateException("Cannot read " + component.getName() + " of a job", ex);
 		}
+	}
+
+	/**
+	 * Stored JSON as the values it holds (maps, lists, strings, numbers), so the answer nests it rather than
+	 * quoting it as a string; decimals stay exact.
+	 */
+	private static @Nullable Object asJson(@Nullable String json) {
+		return (json != null) ? JSON.readValue(json, Object.class) : null;
 	}
 
 	private static Map<JobState, Long> withZeros(Map<JobState, Long> counts) {

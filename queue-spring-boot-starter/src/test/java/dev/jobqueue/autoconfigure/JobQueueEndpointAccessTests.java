@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,48 @@ class JobQueueEndpointAccessTests {
 			assertThat(answer.body()).contains("\"changed\":true");
 			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state())
 				.isEqualTo(JobState.cancelled);
+		}
+	}
+
+	@Test
+	void anUnknownActionIsABadRequestThatNamesItAndTheAcceptedOnes() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_bad_action",
+				"management.endpoint.jobqueue.access=unrestricted")) {
+			long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of());
+
+			HttpResponse<String> answer = post(context, "/actuator/jobqueue/" + id, "{\"action\":\"delete\"}");
+
+			assertThat(answer.statusCode()).isEqualTo(400);
+			assertThat(answer.body()).contains("Unknown action 'delete'", "'retry'", "'cancel'");
+			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
+		}
+	}
+
+	@Test
+	void cancellingOrRetryingAMissingJobIsNotFoundLikeReadingIt() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_missing",
+				"management.endpoint.jobqueue.access=unrestricted")) {
+			assertThat(get(context, "/actuator/jobqueue/999999").statusCode()).isEqualTo(404);
+			assertThat(post(context, "/actuator/jobqueue/999999", "{\"action\":\"cancel\"}").statusCode())
+				.isEqualTo(404);
+			assertThat(post(context, "/actuator/jobqueue/999999", "{\"action\":\"retry\"}").statusCode())
+				.isEqualTo(404);
+		}
+	}
+
+	@Test
+	void theJobViewShowsPayloadAndResultAsJsonNotAsStrings() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_json")) {
+			long id = context.getBean(JobQueue.class)
+				.enqueue("send-mail", Map.of("to", "ada@example.com", "tags", List.of("a", "b"), "amount", 12.50));
+
+			String body = get(context, "/actuator/jobqueue/" + id + "?include=payload,result").body();
+
+			assertThat(body).contains("\"payload\":{").contains("\"to\":\"ada@example.com\"")
+				.contains("\"tags\":[\"a\",\"b\"]")
+				.contains("\"amount\":12.5")
+				.contains("\"result\":null")
+				.doesNotContain("\\\"");
 		}
 	}
 

@@ -10,6 +10,7 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -59,11 +60,12 @@ class JobQueueEndpointTests {
 					});
 				assertThat(endpoint.job(999_999, null)).isNull();
 
-				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", true)
+				assertThat(endpoint.act(toCancel, "cancel").getBody()).containsEntry("changed", true)
 					.containsEntry("state", JobState.cancelled);
-				assertThat(endpoint.act(toCancel, "cancel")).containsEntry("changed", false);
-				assertThat(endpoint.act(dead, "retry")).containsEntry("changed", true)
+				assertThat(endpoint.act(toCancel, "cancel").getBody()).containsEntry("changed", false);
+				assertThat(endpoint.act(dead, "retry").getBody()).containsEntry("changed", true)
 					.containsEntry("state", JobState.ready);
+				assertThat(endpoint.act(999_999, "cancel").getStatus()).isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
 			});
 	}
 
@@ -80,7 +82,7 @@ class JobQueueEndpointTests {
 					.doesNotContainKeys("payload", "result");
 				assertThat(endpoint.job(id, "payload")).containsKey("payload").doesNotContainKey("result");
 				assertThat(endpoint.job(id, "payload,result")).containsKeys("payload", "result");
-				assertThat((String) endpoint.job(id, "payload").get("payload")).contains("ada@example.com");
+				assertThat(endpoint.job(id, "payload").get("payload")).isEqualTo(Map.of("to", "ada@example.com"));
 				assertThatExceptionOfType(InvalidEndpointRequestException.class)
 					.isThrownBy(() -> endpoint.job(id, "payload,secrets"))
 					.withMessageContaining("'secrets'");
@@ -117,7 +119,7 @@ class JobQueueEndpointTests {
 				long dead = killedJob(queue, context.getBean(JobStore.class), EnqueueOptions.defaults().uniqueKey("import-7"));
 				long holder = queue.enqueue("import-file", Map.of(), EnqueueOptions.defaults().uniqueKey("import-7"));
 
-				Map<String, Object> answer = context.getBean(JobQueueEndpoint.class).act(dead, "retry");
+				Map<String, Object> answer = context.getBean(JobQueueEndpoint.class).act(dead, "retry").getBody();
 
 				assertThat(answer).containsEntry("changed", false)
 					.containsEntry("state", JobState.dead)
@@ -133,9 +135,11 @@ class JobQueueEndpointTests {
 			.run(context -> {
 				long id = context.getBean(JobQueue.class).enqueue("send-mail", Map.of());
 
-				assertThatExceptionOfType(InvalidEndpointRequestException.class)
-					.isThrownBy(() -> context.getBean(JobQueueEndpoint.class).act(id, "delete"))
-					.withMessageContaining("Unknown action 'delete'");
+				WebEndpointResponse<Map<String, Object>> answer = context.getBean(JobQueueEndpoint.class).act(id, "delete");
+
+				assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_BAD_REQUEST);
+				assertThat(answer.getBody()).containsEntry("error",
+						"Unknown action 'delete'; the actions are 'retry' (a dead job) and 'cancel' (a ready job)");
 				assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
 			});
 	}

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -61,11 +62,14 @@ final class PostgresExecution {
 		// why, with the cost measured. The row's kind finds its newest readable version at the same position
 		// in :versions as in :kinds; a kind not in :kinds finds null, which no version is at or below. The
 		// lease token grows at every claim so that writes from any earlier execution are fenced off.
+		// Times are statement_timestamp(): the same as now() for a claim that is a transaction of its own, as
+		// the runtime's are; a test's drain (queue-test) claims inside the test's transaction, where now() is
+		// that transaction's start and a job enqueued in it would never be due.
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		List<ClaimedJob> claimed = jdbc.sql("""
 				WITH picked AS (
 				    SELECT id FROM jobqueue_job
-				    WHERE state = 'ready' AND queue = :queue AND run_at <= now()
+				    WHERE state = 'ready' AND queue = :queue AND run_at <= statement_timestamp()
 				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
@@ -75,8 +79,9 @@ final class PostgresExecution {
 				)
 				UPDATE jobqueue_job j
 				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
-				    lease_owner = :owner, lease_expires_at = now() + :leaseMillis * interval '1 millisecond',
-				    started_at = now(), claim_confirmed = false
+				    lease_owner = :owner,
+				    lease_expires_at = statement_timestamp() + :leaseMillis * interval '1 millisecond',
+				    started_at = statement_timestamp(), claim_confirmed = false
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
@@ -95,13 +100,50 @@ final class PostgresExecution {
 		return ClaimOrder.sort(claimed);
 	}
 
+	/**
+	 * The ready index is ordered by priority before run-at, so a queue's earliest due job is not its first
+	 * entry: one short descent per priority (0 – 9, the table's check) finds each priority's earliest job of
+	 * the served kinds and versions, read in run-at order, and the horizon bounds how far a descent walks
+	 * past jobs of other kinds. Ten index probes, whatever the backlog; the milliseconds are the database's,
+	 * rounded up, so a poller that sleeps them never wakes before the job is due.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
+		Optional<Long> millis = jdbc.sql("""
+				WITH priorities (priority) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))
+				SELECT CAST(ceil(EXTRACT(EPOCH FROM min(next.run_at) - now()) * 1000) AS bigint)
+				FROM priorities CROSS JOIN LATERAL (
+				    SELECT run_at FROM jobqueue_job
+				    WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
+				      AND run_at <= now() + :horizonMillis * interval '1 millisecond'
+				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
+				    ORDER BY run_at
+				    LIMIT 1
+				) AS next""")
+			.param("queue", queue)
+			.param("horizonMillis", horizon.toMillis())
+			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
+			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))
+			.query((rs, n) -> {
+				long due = rs.getLong(1);
+				return rs.wasNull() ? Optional.<Long>empty() : Optional.of(due);
+			})
+			.single();
+		// min() over no row is null: nothing due within the horizon.
+		return millis.map(Duration::ofMillis);
+	}
+
+	/**
+	 * A succeeded job has no current error: an earlier attempt's stays in the error history, which only the
+	 * failures write.
+	 */
 	boolean complete(Lease lease, String resultJson) {
 		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
 		// handler's transaction, and now() is when that transaction began.
 		return jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("result", resultJson)
 			.param("id", lease.jobId())
@@ -116,7 +158,8 @@ final class PostgresExecution {
 		List<Completion> byId = newestPerJob(completions, Completion::lease);
 		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
 		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
-		// lease comes back as lost. The class comment says how a row finds its token and result.
+		// lease comes back as lost. The class comment says how a row finds its token and result. The time
+		// is statement_timestamp(), as the claim's is (a test's drain completes inside the test's transaction).
 		List<Lease> written = jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
@@ -130,7 +173,7 @@ final class PostgresExecution {
 				)
 				UPDATE jobqueue_job j
 				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
-				    finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+				    finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM locked CROSS JOIN async_commit
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				RETURNING j.id, j.lease_token""")

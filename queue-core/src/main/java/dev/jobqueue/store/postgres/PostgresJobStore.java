@@ -27,7 +27,8 @@ import dev.jobqueue.store.ScheduleState;
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
- * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum} and {@link PostgresSchedules}.
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules} and, for
+ * tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -42,6 +43,7 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresVacuum vacuum;
 
 	private final PostgresSchedules schedules;
+	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
 	public PostgresJobStore(DataSource dataSource) {
@@ -73,6 +75,7 @@ public final class PostgresJobStore implements JobStore {
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
+		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
 	@Override
@@ -114,6 +117,11 @@ public final class PostgresJobStore implements JobStore {
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease) {
 		return execution.claim(queue, versions, limit, owner, lease);
+	}
+
+	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		return execution.nextDueWithin(queue, versions, horizon);
 	}
 
 	@Override
@@ -184,5 +192,20 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return maintenance.countUnfinishedByQueue();
+	}
+
+	@Override
+	public long newestId() {
+		return testSupport.newestId();
+	}
+
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
+		return testSupport.findNewerThan(id, limit);
+	}
+
+	@Override
+	public int bringReadyForward(Duration by) {
+		return testSupport.bringReadyForward(by);
 	}
 }

@@ -25,7 +25,8 @@ import dev.jobqueue.store.WakeupSource;
  *
  * <p>A change wakes only the queues that now have a due job (one read of the ready index each), so that
  * the stream of commits of running jobs does not send idle pollers claiming for nothing. Jobs that become
- * due later, with no commit, are found by the pollers' own poll interval.
+ * due later, with no commit, are found by the pollers' own look-ahead (see {@code QueuePoller}), which
+ * spans a poll interval.
  */
 public final class SqliteChangeWatcher implements WakeupSource {
 

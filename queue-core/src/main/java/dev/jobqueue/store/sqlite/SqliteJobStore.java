@@ -29,7 +29,8 @@ import dev.jobqueue.store.ScheduleState;
  * timeout, immediate transactions). Every time is the database's clock, {@code unixepoch('subsec')}, in
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
- * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner), {@link SqliteSchedules} (recurring jobs).
+ * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
+ * {@link SqliteSchedules} (recurring jobs), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -46,6 +47,7 @@ public final class SqliteJobStore implements JobStore {
 	private final SqliteMaintenance maintenance;
 
 	private final SqliteSchedules schedules;
+	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
 	public SqliteJobStore(DataSource dataSource) {
@@ -57,6 +59,7 @@ public final class SqliteJobStore implements JobStore {
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
 		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
+		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
 	@Override
@@ -121,6 +124,11 @@ public final class SqliteJobStore implements JobStore {
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease) {
 		return leases.claim(queue, versions, limit, owner, lease);
+	}
+
+	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		return leases.nextDueWithin(queue, versions, horizon);
 	}
 
 	@Override
@@ -197,5 +205,20 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+
+	@Override
+	public long newestId() {
+		return testSupport.newestId();
+	}
+
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
+		return testSupport.findNewerThan(id, limit);
+	}
+
+	@Override
+	public int bringReadyForward(Duration by) {
+		return testSupport.bringReadyForward(by);
 	}
 }

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -40,6 +41,17 @@ final class SqliteLeases {
 			RETURNING id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
 			          started_at""";
 
+	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
+	static final String NEXT_DUE = """
+			WITH priorities (priority) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))
+			SELECT min((SELECT run_at FROM jobqueue_job
+			            WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
+			              AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :horizonMillis
+			              AND payload_version <= (SELECT value FROM json_each(:versions) WHERE key = kind)
+			            ORDER BY run_at
+			            LIMIT 1)) - CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+			FROM priorities""";
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -70,12 +82,31 @@ final class SqliteLeases {
 		return ClaimOrder.sort(claimed);
 	}
 
+	/**
+	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority): ten probes of the
+	 * ready index. A read, so it never takes the write lock nor waits at the write gate.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		Optional<Long> millis = statements.read("next due", () -> jdbc.sql(NEXT_DUE)
+			.param("queue", queue)
+			.param("horizonMillis", horizon.toMillis())
+			.param("versions", SqliteRows.versionsJson(versions))
+			.query((rs, n) -> {
+				long due = rs.getLong(1);
+				return rs.wasNull() ? Optional.<Long>empty() : Optional.of(due);
+			})
+			.single());
+		// min() over no row is null: nothing due within the horizon.
+		return millis.map(Duration::ofMillis);
+	}
+
+	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
 	boolean complete(Lease lease, String resultJson) {
 		return statements.write("complete", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = :result,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("result", resultJson)
 			.param("id", lease.jobId())
@@ -93,7 +124,7 @@ final class SqliteLeases {
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = done.value ->> 2,
 				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM json_each(:completions) AS done
 				WHERE jobqueue_job.id = done.value ->> 0 AND jobqueue_job.lease_token = done.value ->> 1
 				  AND jobqueue_job.state = 'running'

@@ -29,6 +29,15 @@ class SqliteQueryPlanTest {
 	}
 
 	@Test
+	void theNextDueTimeReadsTheReadyIndexOncePerPriority() {
+		assertThat(plan(SqliteLeases.NEXT_DUE,
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "horizonMillis", 1_000)))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
 	void theReaperReadsTheLeaseIndex() {
 		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10, "maxUnconfirmedReaps", 10)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))

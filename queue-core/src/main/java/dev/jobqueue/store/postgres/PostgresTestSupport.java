@@ -1,0 +1,45 @@
+package dev.jobqueue.store.postgres;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+
+/** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
+final class PostgresTestSupport {
+
+	private final JdbcClient jdbc;
+
+	PostgresTestSupport(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	long newestId() {
+		// A backward step on the primary key's index, however large the table.
+		return jdbc.sql("SELECT COALESCE(max(id), 0) FROM jobqueue_job").query(Long.class).single();
+	}
+
+	List<Job> findNewerThan(long id, int limit) {
+		return jdbc.sql("""
+				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
+				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
+				       created_at, started_at, finished_at, errors::text AS errors
+				FROM jobqueue_job WHERE id > :id ORDER BY id LIMIT :limit""")
+			.param("id", id)
+			.param("limit", limit)
+			.query(PostgresRows::job)
+			.list();
+	}
+
+	int bringReadyForward(Duration by) {
+		// Every ready job moves by the same amount, those due already included, so that the claim order
+		// (priority, run_at, id) stays what it would have been once that much time had passed.
+		return jdbc.sql("""
+				UPDATE jobqueue_job SET run_at = run_at - :millis * interval '1 millisecond'
+				WHERE state = 'ready'""")
+			.param("millis", by.toMillis())
+			.update();
+	}
+}

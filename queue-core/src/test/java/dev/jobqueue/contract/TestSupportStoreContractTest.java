@@ -1,0 +1,105 @@
+package dev.jobqueue.contract;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The store's statements for tests (the queue-test module), on every database: the newest id as a
+ * watermark, the jobs above it, read inside an uncommitted transaction too, and ready jobs brought forward.
+ */
+public abstract class TestSupportStoreContractTest {
+
+	private QueueFixture fixture;
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void setUp() {
+		fixture = new QueueFixture(database());
+		fixture.handle("greet", Greeting.class, (greeting, context) -> null);
+	}
+
+	@AfterEach
+	void tearDown() {
+		fixture.close();
+	}
+
+	@Test
+	void theNewestIdIsZeroOnAnEmptyTableAndTheIdOfTheLastJobAfterwards() {
+		assertThat(fixture.store().newestId()).isZero();
+
+		fixture.queue().enqueue("greet", new Greeting("a", 1));
+		long last = fixture.queue().enqueue("greet", new Greeting("b", 2));
+
+		assertThat(fixture.store().newestId()).isEqualTo(last);
+	}
+
+	@Test
+	void theJobsNewerThanAnIdComeInIdOrderWhateverTheirStateUpToTheLimit() {
+		long before = fixture.queue().enqueue("greet", new Greeting("before", 0));
+		long watermark = fixture.store().newestId();
+		long first = fixture.queue().enqueue("greet", new Greeting("first", 1));
+		long cancelled = fixture.queue().enqueue("greet", new Greeting("cancelled", 2));
+		fixture.queue().cancel(cancelled);
+		long third = fixture.queue().enqueue("greet", new Greeting("third", 3));
+
+		List<Job> newer = fixture.store().findNewerThan(watermark, 10);
+
+		assertThat(newer).extracting(Job::id).containsExactly(first, cancelled, third).doesNotContain(before);
+		assertThat(newer).extracting(Job::state).containsExactly(JobState.ready, JobState.cancelled, JobState.ready);
+		assertThat(newer.get(0).payload()).contains("\"first\"");
+		assertThat(fixture.store().findNewerThan(watermark, 2)).extracting(Job::id).containsExactly(first, cancelled);
+	}
+
+	@Test
+	void jobsEnqueuedInATransactionNotYetCommittedAreReadInsideIt() {
+		long watermark = fixture.store().newestId();
+
+		List<Job> seen = fixture.transactions().execute(status -> {
+			fixture.queue().enqueue("greet", new Greeting("uncommitted", 1));
+			List<Job> inside = fixture.store().findNewerThan(watermark, 10);
+			status.setRollbackOnly();
+			return inside;
+		});
+
+		assertThat(seen).extracting(Job::kind).containsExactly("greet");
+		assertThat(fixture.store().findNewerThan(watermark, 10)).isEmpty();
+	}
+
+	@Test
+	void bringingReadyJobsForwardMovesEachByTheSameAmountAndLeavesFinishedJobsAlone() {
+		long delayed = fixture.queue().enqueue("greet", new Greeting("later", 1),
+				EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+		long due = fixture.queue().enqueue("greet", new Greeting("now", 2));
+		long cancelled = fixture.queue().enqueue("greet", new Greeting("cancelled", 3),
+				EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+		fixture.queue().cancel(cancelled);
+		Instant delayedAt = fixture.job(delayed).runAt();
+		Instant dueAt = fixture.job(due).runAt();
+		Instant cancelledAt = fixture.job(cancelled).runAt();
+
+		int moved = fixture.store().bringReadyForward(Duration.ofMinutes(61));
+
+		assertThat(moved).isEqualTo(2);
+		assertThat(fixture.job(delayed).runAt()).isEqualTo(delayedAt.minus(Duration.ofMinutes(61)));
+		assertThat(fixture.job(due).runAt()).isEqualTo(dueAt.minus(Duration.ofMinutes(61)));
+		assertThat(fixture.job(cancelled).runAt()).isEqualTo(cancelledAt);
+		assertThat(fixture.job(delayed).runAt()).isCloseTo(Instant.now().minusSeconds(60),
+				within(30, ChronoUnit.SECONDS));
+	}
+}
