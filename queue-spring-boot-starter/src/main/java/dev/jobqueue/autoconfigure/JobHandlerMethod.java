@@ -2,7 +2,10 @@ package dev.jobqueue.autoconfigure;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.util.Optional;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.ClassUtils;
@@ -11,7 +14,9 @@ import org.springframework.util.ReflectionUtils;
 import dev.jobqueue.HandlerOptions;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.Schedule;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.spring.JobHandler;
 
 /**
@@ -42,16 +47,35 @@ final class JobHandlerMethod {
 	static JobHandlerDefinition definition(String beanName, Object bean, Method method, JobHandler annotation,
 			RetryPolicy defaults) {
 		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
-		handler.findParameters();
+		handler.findParameters(!annotation.cron().isEmpty() || !annotation.every().isEmpty());
 		ReflectionUtils.makeAccessible(method);
 		String kind = handler.require(annotation.kind(), "kind",
 				"Name the kind of job the method handles: @JobHandler(\"send-mail\").");
-		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()),
-				method.getGenericParameterTypes()[handler.payloadIndex], handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
+		// A recurring job's handler may take no payload: its jobs carry JSON null, bound as Void.
+		Type payloadType = handler.payloadIndex >= 0 ? method.getGenericParameterTypes()[handler.payloadIndex]
+				: Void.class;
+		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()), payloadType,
+				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
 				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()));
 	}
 
-	private void findParameters() {
+	/** The recurring job the method declares ({@code cron} or {@code every}), named after its kind, if any. */
+	static Optional<ScheduleDefinition> schedule(String beanName, Method method, JobHandler annotation) {
+		JobHandlerMethod handler = new JobHandlerMethod(beanName, null, method);
+		Optional<Schedule> schedule;
+		try {
+			schedule = JobHandlerSchedule.of(annotation);
+		}
+		catch (IllegalArgumentException | DateTimeException ex) {
+			throw handler.invalid("has an invalid schedule: " + ex.getMessage(), "Give it a cron expression of six "
+					+ "fields, seconds first (or a macro such as @daily), with a zone such as Europe/Paris, or an "
+					+ "interval of at least 1s in every; not both.", ex);
+		}
+		return schedule.map(timing -> new ScheduleDefinition(annotation.kind(), timing.kind(annotation.kind()),
+				handler.description));
+	}
+
+	private void findParameters(boolean payloadOptional) {
 		Class<?>[] types = method.getParameterTypes();
 		for (int i = 0; i < types.length; i++) {
 			if (!JobContext.class.equals(types[i])) {
@@ -68,7 +92,7 @@ final class JobHandlerMethod {
 				contextIndex = i;
 			}
 		}
-		if (payloadIndex < 0) {
+		if (payloadIndex < 0 && !payloadOptional) {
 			throw invalidSignature("has no payload parameter");
 		}
 	}
@@ -157,7 +181,9 @@ final class JobHandlerMethod {
 
 	private Object invoke(Object payload, JobContext context) throws Exception {
 		Object[] arguments = new Object[method.getParameterCount()];
-		arguments[payloadIndex] = payload;
+		if (payloadIndex >= 0) {
+			arguments[payloadIndex] = payload;
+		}
 		if (contextIndex >= 0) {
 			arguments[contextIndex] = context;
 		}
