@@ -26,6 +26,17 @@ public interface JobListener {
 	default void onReaped(int count) {
 	}
 
+	/** A schedule enqueued {@code jobs} job(s) on this node, one per fire time (catch-ups included). */
+	default void onScheduleFired(String schedule, int jobs) {
+	}
+
+	/**
+	 * This node found {@code missed} fire times of a schedule that passed while no node fired it (more than
+	 * its misfire threshold ago); its misfire policy decided which of them, if any, were enqueued.
+	 */
+	default void onScheduleMisfired(String schedule, long missed) {
+	}
+
 	/** How an execution ended. */
 	enum Outcome {
 		SUCCEEDED, RETRIED, DEAD, LEASE_LOST,

@@ -16,11 +16,14 @@ import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.PayloadUpcaster;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.Schedule;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.runtime.ScheduleDefinition;
+import dev.jobqueue.runtime.ScheduledJobs;
 import dev.jobqueue.runtime.UpcasterDefinition;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
@@ -157,6 +160,20 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * Fires {@code schedule} under {@code name}, shared with every other node that declares that name:
+		 * each fire time enqueues one job in the whole cluster. Checked against the handlers at
+		 * {@link #build()}.
+		 *
+		 * <pre>{@code
+		 * .schedule("nightly", Schedule.cron("0 0 2 * * *", ZoneId.of("Europe/Paris")).kind("nightly-report"))
+		 * }</pre>
+		 */
+		public Builder schedule(String name, Schedule schedule) {
+			handlers.registerSchedule(new ScheduleDefinition(name, schedule, "JobQueues.Builder.schedule"));
+			return this;
+		}
+
 		/** Lets jobs of {@code kind} be enqueued here for another application to run. */
 		public Builder externalKind(String kind) {
 			handlers.declareExternal(kind);
@@ -193,10 +210,11 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
-		/** Checks the settings and upcasters, migrates the schema (unless turned off), and returns the queues, not started. */
+		/** Checks the settings, upcasters and schedules, migrates the schema (unless turned off), and returns the queues, not started. */
 		public JobQueues build() {
 			RuntimeSettings runtimeSettings = settings.build();
 			handlers.verifyUpcasters();
+			ScheduledJobs.resolve(handlers, json, runtimeSettings.retryPolicy());
 			Dialect dialect = JobStores.dialect(dataSource);
 			if (migrateSchema) {
 				dialect.migrate(dataSource);

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,8 @@ public final class HandlerRegistry {
 	private final Set<String> external = new LinkedHashSet<>();
 
 	private final Upcasters upcasters = new Upcasters();
+
+	private final Map<String, ScheduleDefinition> schedules = new LinkedHashMap<>();
 
 	/**
 	 * The kinds served here and the newest payload version of each, read at every claim: a copy replaced on
@@ -59,6 +62,27 @@ public final class HandlerRegistry {
 	/** The upcaster of {@code kind} from {@code version} to the next, if one is registered. */
 	public synchronized Optional<UpcasterDefinition> upcasterFrom(String kind, int version) {
 		return upcasters.from(kind, version);
+	}
+
+	/**
+	 * Registers a recurring job; fails when another schedule has its name, naming both. Checked against the
+	 * handlers by {@link ScheduledJobs#resolve} once all are registered.
+	 */
+	public synchronized void registerSchedule(ScheduleDefinition schedule) {
+		ScheduleDefinition previous = schedules.putIfAbsent(schedule.name(), schedule);
+		if (previous != null) {
+			throw new IllegalStateException("Duplicate schedule '" + schedule.name() + "': declared by "
+					+ previous.description() + " and by " + schedule.description());
+		}
+	}
+
+	public synchronized Collection<ScheduleDefinition> schedules() {
+		return List.copyOf(schedules.values());
+	}
+
+	/** Whether {@code kind} was declared as handled by another application. */
+	public synchronized boolean isExternal(String kind) {
+		return external.contains(kind);
 	}
 
 	/** Declares a kind that another application handles: it may be enqueued here, it never runs here. */

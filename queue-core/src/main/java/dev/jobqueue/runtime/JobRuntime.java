@@ -25,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat, the
- * watchdog, the reaper, the pruner and the vacuumer, each on threads the runtime owns. {@link #stop()}
+ * watchdog, the reaper, the pruner, the vacuumer and the scheduler of recurring jobs, each on threads the
+ * runtime owns. {@link #stop()}
  * is graceful and never hands over a job whose handler still runs: see {@link #stop()}.
  */
 public final class JobRuntime {
@@ -70,6 +71,13 @@ public final class JobRuntime {
 
 	private final List<WakeupSource> wakeupSources = new ArrayList<>();
 
+	private final JsonMapper json;
+
+	private final JobListener listener;
+
+	/** The scheduler's thread while running, or null when this node declares no schedules. */
+	private Thread schedulerThread;
+
 	private final RoleLiveness liveness = new RoleLiveness(Clock.systemUTC(), this::stopAfterFatalError);
 
 	private ScheduledExecutorService maintenance;
@@ -97,6 +105,8 @@ public final class JobRuntime {
 		this.settings = settings;
 		this.owner = ownerName();
 		this.handlers = handlers;
+		this.json = json;
+		this.listener = listener;
 		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
@@ -129,12 +139,16 @@ public final class JobRuntime {
 		}
 	}
 
-	/** Starts every role; fails first, starting none, when the upcasters do not lead to their handlers. */
+	/**
+	 * Starts every role; fails first, starting none, when the upcasters do not lead to their handlers or a
+	 * schedule does not fit its handler.
+	 */
 	public synchronized void start() {
 		if (running) {
 			return;
 		}
 		handlers.verifyUpcasters();
+		List<ScheduledJob> schedules = ScheduledJobs.resolve(handlers, json, settings.retryPolicy());
 		running = true;
 		completions.start();
 		settings.queues().forEach(this::startQueue);
@@ -147,7 +161,20 @@ public final class JobRuntime {
 		if (!settings.vacuumInterval().isZero()) {
 			schedule(maintenance, vacuumer::runOnce, "vacuum", settings.vacuumInterval());
 		}
+		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
+	}
+
+	/** The scheduler, when this node declares schedules: a thread of its own, its passes watched for health. */
+	private void startScheduler(List<ScheduledJob> schedules) {
+		if (schedules.isEmpty()) {
+			return;
+		}
+		Scheduler scheduler = new Scheduler(ownStore, schedules, Clock.systemUTC(), listener, this::wake);
+		liveness.watch(Scheduler.ROLE, settings.pollInterval(), settings.lease());
+		schedulerThread = new NamedThreads("jobqueue-scheduler")
+			.newThread(() -> scheduler.loop(liveness, settings.pollInterval()));
+		schedulerThread.start();
 	}
 
 	private void startQueue(String queue, int concurrency) {
@@ -226,6 +253,7 @@ public final class JobRuntime {
 		wakeupSources.forEach(WakeupSource::stop);
 		pollerThreads.forEach(Thread::interrupt);
 		pollerThreads.forEach(JobRuntime::join);
+		stopScheduler();
 		workerPools.forEach(ExecutorService::shutdown);
 		if (!awaitWorkers(settings.shutdownTimeout())) {
 			interruptRunning();
@@ -242,6 +270,14 @@ public final class JobRuntime {
 		workerPools.clear();
 		pollerThreads.clear();
 		log.info("jobqueue runtime {} stopped", owner);
+	}
+
+	private void stopScheduler() {
+		if (schedulerThread != null) {
+			schedulerThread.interrupt();
+			join(schedulerThread);
+			schedulerThread = null;
+		}
 	}
 
 	private void interruptRunning() {

@@ -58,6 +58,31 @@ class JobRuntimeRoleFailureTest {
 				(payload, context) -> payload, "quick"));
 		handlers.register(new JobHandlerDefinition("held", RuntimeSettings.DEFAULT_QUEUE, String.class, null, false,
 				(payload, context) -> release.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "held"));
+		handlers.register(new JobHandlerDefinition("stubborn", RuntimeSettings.DEFAULT_QUEUE, String.class, null,
+				false, (payload, context) -> awaitReleaseIgnoringInterrupts(), "stubborn"));
+	}
+
+	/**
+	 * Holds its job in flight even after the watchdog's fence interrupts it, so that the heartbeat keeps
+	 * having a lease to extend, and keeps failing, until the test heals it.
+	 */
+	private boolean awaitReleaseIgnoringInterrupts() {
+		long deadline = System.nanoTime() + WAIT.toNanos();
+		boolean interrupted = false;
+		while (System.nanoTime() < deadline) {
+			try {
+				if (release.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+					break;
+				}
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+		return true;
 	}
 
 	@AfterEach
@@ -132,7 +157,9 @@ class JobRuntimeRoleFailureTest {
 	@Test
 	void aHeartbeatThatKeepsFailingIsOverdueUntilAPassSucceedsAgain() {
 		start();
-		long id = queue.enqueue("held", "x");
+		// A handler that outlives the fence: with one that exits when fenced, the heartbeat has nothing left to
+		// extend and succeeds again within a second of turning overdue, which a loaded machine can miss.
+		long id = queue.enqueue("stubborn", "x");
 		await().atMost(WAIT).until(() -> state(id) == JobState.running);
 		faults.failNext("heartbeat", Integer.MAX_VALUE);
 

@@ -3,8 +3,11 @@ package dev.jobqueue.autoconfigure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
+import java.lang.reflect.Type;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -15,7 +18,9 @@ import dev.jobqueue.HandlerOptions;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobKind;
 import dev.jobqueue.RetryPolicy;
+import dev.jobqueue.Schedule;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.spring.JobHandler;
 
 /**
@@ -46,18 +51,22 @@ final class JobHandlerMethod {
 	static JobHandlerDefinition definition(String beanName, Object bean, Method method, JobHandler annotation,
 			RetryPolicy defaults) {
 		JobHandlerMethod handler = new JobHandlerMethod(beanName, bean, method);
-		handler.findParameters();
+		handler.findParameters(!annotation.cron().isEmpty() || !annotation.every().isEmpty());
 		ReflectionUtils.makeAccessible(method);
-		return new JobHandlerDefinition(handler.kind(annotation.kind()), handler.queue(annotation.queue()),
-				method.getGenericParameterTypes()[handler.payloadIndex], handler.retryPolicy(annotation, defaults),
-				annotation.transactional(), handler::invoke, handler.description, handler.timeout(annotation.timeout()),
-				handler.version(annotation.version()), handler.payloadNullable());
+		String kind = handler.kind(annotation.kind());
+		// A recurring job's handler may take no payload: its jobs carry JSON null, bound as Void.
+		Type payloadType = handler.payloadIndex >= 0 ? method.getGenericParameterTypes()[handler.payloadIndex]
+				: Void.class;
+		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()), payloadType,
+				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
+				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()),
+				handler.payloadNullable());
 	}
 
 	/** The annotation's kind, or else the one the payload type names with {@link JobKind}. */
 	private String kind(String declared) {
-		if (!declared.isBlank()) {
-			return declared;
+		if (!declared.isBlank() || payloadIndex < 0) {
+			return require(declared, "kind", "Name the kind of job the method handles: @JobHandler(\"send-mail\").");
 		}
 		Class<?> payloadType = method.getParameterTypes()[payloadIndex];
 		JobKind kind = payloadType.getAnnotation(JobKind.class);
@@ -73,16 +82,38 @@ final class JobHandlerMethod {
 	/**
 	 * Whether the payload parameter carries an annotation named {@code Nullable}, from whichever package:
 	 * Spring's, JSpecify's, javax.annotation's and Jakarta's all say the same, and the starter depends on
-	 * none of them but Spring's. On the parameter or on its type (JSpecify's is a type annotation).
+	 * none of them but Spring's. On the parameter or on its type (JSpecify's is a type annotation). A
+	 * recurring job's handler without a payload parameter takes the null its jobs carry.
 	 */
 	private boolean payloadNullable() {
+		if (payloadIndex < 0) {
+			return true;
+		}
 		Parameter parameter = method.getParameters()[payloadIndex];
 		return Stream.concat(Arrays.stream(parameter.getAnnotations()),
 				Arrays.stream(parameter.getAnnotatedType().getAnnotations()))
 			.anyMatch(annotation -> annotation.annotationType().getSimpleName().equals("Nullable"));
 	}
 
-	private void findParameters() {
+	/**
+	 * The recurring job the method declares ({@code cron} or {@code every}), named after its kind (the
+	 * annotation's, or its payload type's {@code @JobKind}), if any.
+	 */
+	static Optional<ScheduleDefinition> schedule(String beanName, Method method, JobHandler annotation, String kind) {
+		JobHandlerMethod handler = new JobHandlerMethod(beanName, null, method);
+		Optional<Schedule> schedule;
+		try {
+			schedule = JobHandlerSchedule.of(annotation);
+		}
+		catch (IllegalArgumentException | DateTimeException ex) {
+			throw handler.invalid("has an invalid schedule: " + ex.getMessage(), "Give it a cron expression of six "
+					+ "fields, seconds first (or a macro such as @daily), with a zone such as Europe/Paris, or an "
+					+ "interval of at least 1s in every; not both.", ex);
+		}
+		return schedule.map(timing -> new ScheduleDefinition(kind, timing.kind(kind), handler.description));
+	}
+
+	private void findParameters(boolean payloadOptional) {
 		Class<?>[] types = method.getParameterTypes();
 		for (int i = 0; i < types.length; i++) {
 			if (!JobContext.class.equals(types[i])) {
@@ -99,7 +130,7 @@ final class JobHandlerMethod {
 				contextIndex = i;
 			}
 		}
-		if (payloadIndex < 0) {
+		if (payloadIndex < 0 && !payloadOptional) {
 			throw invalidSignature("has no payload parameter");
 		}
 	}
@@ -188,7 +219,9 @@ final class JobHandlerMethod {
 
 	private Object invoke(Object payload, JobContext context) throws Exception {
 		Object[] arguments = new Object[method.getParameterCount()];
-		arguments[payloadIndex] = payload;
+		if (payloadIndex >= 0) {
+			arguments[payloadIndex] = payload;
+		}
 		if (contextIndex >= 0) {
 			arguments[contextIndex] = context;
 		}

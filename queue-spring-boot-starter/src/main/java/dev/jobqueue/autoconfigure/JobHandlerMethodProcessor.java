@@ -21,15 +21,18 @@ import org.springframework.core.annotation.AnnotationUtils;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.ScheduledJobs;
 import dev.jobqueue.runtime.UpcasterDefinition;
 import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobPayloadUpcaster;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Finds the {@link JobHandler} and {@link JobPayloadUpcaster} methods of every bean once all singletons
- * exist, the way {@code @EventListener} methods are found, and registers them. It runs before any lifecycle
- * bean starts, so the workers never see a kind without its handler; a bad method, a duplicate kind or an
- * upcaster chain that does not lead to its handler fails the startup.
+ * exist, the way {@code @EventListener} methods are found, and registers them with the schedules they
+ * declare. It runs before any lifecycle bean starts, so the workers never see a kind without its handler; a
+ * bad method, a duplicate kind, an upcaster chain that does not lead to its handler, or a schedule (declared
+ * here or in {@code jobqueue.schedules}) that does not fit its handler fails the startup.
  */
 final class JobHandlerMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -39,6 +42,9 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 			+ "version jobs may still have up to the version below its @JobHandler's, with no gap, and only for "
 			+ "kinds a @JobHandler of this application serves.";
 
+	private static final String SCHEDULE_FIT = "Give each schedule a kind a @JobHandler here serves (or one listed in "
+			+ "jobqueue.external-kinds), and a payload that its handler's payload type reads.";
+
 	private final HandlerRegistry registry;
 
 	private final RetryPolicy defaultRetryPolicy;
@@ -46,12 +52,17 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 	/** The queues this node works, or none when it only enqueues. */
 	private final Set<String> workedQueues;
 
+	/** What schedules' payloads are written with, as the workers will: to check that they fit. */
+	private final JsonMapper json;
+
 	private ConfigurableListableBeanFactory beanFactory;
 
-	JobHandlerMethodProcessor(HandlerRegistry registry, RetryPolicy defaultRetryPolicy, Set<String> workedQueues) {
+	JobHandlerMethodProcessor(HandlerRegistry registry, RetryPolicy defaultRetryPolicy, Set<String> workedQueues,
+			JsonMapper json) {
 		this.registry = registry;
 		this.defaultRetryPolicy = defaultRetryPolicy;
 		this.workedQueues = workedQueues;
+		this.json = json;
 	}
 
 	@Override
@@ -67,6 +78,7 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 			}
 		}
 		declare(registry::verifyUpcasters, UPCASTER_CHAIN);
+		declare(() -> ScheduledJobs.resolve(registry, json, defaultRetryPolicy), SCHEDULE_FIT);
 	}
 
 	private void processBean(String beanName) {
@@ -116,6 +128,9 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 				defaultRetryPolicy);
 		declare(() -> registry.register(definition),
 				"Give each kind one @JobHandler method: rename the kind of one of them, or remove one.");
+		JobHandlerMethod.schedule(beanName, invocable, annotation, definition.kind())
+			.ifPresent(schedule -> declare(() -> registry.registerSchedule(schedule),
+					"Give each schedule its own name: a schedule on a handler is named after its kind."));
 		if (!workedQueues.isEmpty() && !workedQueues.contains(definition.queue())) {
 			log.warn("Jobs of kind '{}' go to queue '{}', which this node does not work (jobqueue.queues has {}); "
 					+ "they run only on nodes that do", definition.kind(), definition.queue(), workedQueues);

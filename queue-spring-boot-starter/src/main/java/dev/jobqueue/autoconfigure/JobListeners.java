@@ -42,6 +42,16 @@ final class JobListeners implements JobListener {
 	}
 
 	@Override
+	public void onScheduleFired(String schedule, int jobs) {
+		listeners.forEach(listener -> listener.onScheduleFired(schedule, jobs));
+	}
+
+	@Override
+	public void onScheduleMisfired(String schedule, long missed) {
+		listeners.forEach(listener -> listener.onScheduleMisfired(schedule, missed));
+	}
+
+	@Override
 	public void onReaped(int count) {
 		listeners.forEach(listener -> listener.onReaped(count));
 	}

@@ -97,15 +97,17 @@ public final class JobQueueAutoConfiguration {
 	HandlerRegistry jobHandlerRegistry(JobQueueProperties properties) {
 		HandlerRegistry registry = new HandlerRegistry();
 		properties.getExternalKinds().forEach(registry::declareExternal);
+		ConfiguredSchedules.register(properties.getSchedules(), registry);
 		return registry;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	JobHandlerMethodProcessor jobHandlerMethodProcessor(HandlerRegistry handlers, JobQueueProperties properties,
-			RuntimeSettings settings) {
+			RuntimeSettings settings, ObjectProvider<JsonMapper> jsonMapper) {
 		Set<String> workedQueues = properties.getWorker().isEnabled() ? settings.queues().keySet() : Set.of();
-		return new JobHandlerMethodProcessor(handlers, settings.retryPolicy(), workedQueues);
+		return new JobHandlerMethodProcessor(handlers, settings.retryPolicy(), workedQueues,
+				PayloadJson.mapper(jsonMapper));
 	}
 
 	@Bean

@@ -3,9 +3,11 @@ package dev.jobqueue.autoconfigure;
 import java.lang.reflect.RecordComponent;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -30,8 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
- * state, one job (its last error included), and the two operator actions — send a dead job back
- * to ready, cancel a job that has not started.
+ * state, the recurring jobs with their last and next fire times, one job (its last error included), and the
+ * two operator actions — send a dead job back to ready, cancel a job that has not started.
  *
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
  * unrestricted}): exposing it to see the queue must not also let anyone who reaches it change jobs. A
@@ -79,7 +81,7 @@ public final class JobQueueEndpoint {
 	@ReadOperation
 	public Overview overview() {
 		JobRuntime workers = runtime.getIfAvailable();
-		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null, counts.get());
+		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null, counts.get(), schedules());
 	}
 
 	/**
@@ -123,6 +125,14 @@ public final class JobQueueEndpoint {
 		}
 		queue.find(id).ifPresent((job) -> answer.put("state", job.state()));
 		return new WebEndpointResponse<>(answer);
+	}
+
+	/** A small table, one row per schedule: read at every request. */
+	private List<ScheduleStatus> schedules() {
+		return store.schedules()
+			.stream()
+			.map(row -> new ScheduleStatus(row.name(), row.timing(), row.lastFireAt(), row.nextFireAt()))
+			.toList();
 	}
 
 	private Map<String, Map<JobState, Long>> countAll() {
@@ -189,7 +199,19 @@ public final class JobQueueEndpoint {
 	 * @param database the queue's database ({@code postgresql}, {@code sqlite})
 	 * @param worker the lease owner name of this node's workers, {@code null} on an enqueue-only node
 	 * @param queues job counts per queue and state, for the whole database
+	 * @param schedules every recurring job in the database, by name
 	 */
-	public record Overview(String database, String worker, Map<String, Map<JobState, Long>> queues) {
+	public record Overview(String database, String worker, Map<String, Map<JobState, Long>> queues,
+			List<ScheduleStatus> schedules) {
+	}
+
+	/**
+	 * One recurring job, as the nodes share it.
+	 * @param timing its cron expression and zone, or its interval, as the node that started last declared it
+	 * @param lastFireAt the latest fire time enqueued, or {@code null} before the first
+	 * @param nextFireAt the next fire time, or {@code null} while disabled; one long past means that no node
+	 * declares the schedule any more
+	 */
+	public record ScheduleStatus(String name, String timing, Instant lastFireAt, Instant nextFireAt) {
 	}
 }

@@ -53,6 +53,12 @@ public class JobQueueProperties implements Validator {
 	private List<String> externalKinds = new ArrayList<>();
 
 	/**
+	 * Recurring jobs, by name: each fire time enqueues one job of the kind, with the payload, in the whole
+	 * cluster. The name is shared by every node that declares it.
+	 */
+	private final Map<String, Schedule> schedules = new LinkedHashMap<>();
+
+	/**
 	 * Whether PostgreSQL nodes wake each other's workers with LISTEN/NOTIFY: an enqueue of a due job
 	 * notifies, and each worker node keeps one connection listening. Turn off behind PgBouncer in
 	 * transaction pooling mode, where LISTEN cannot work; workers then find new jobs by polling.
@@ -155,6 +161,10 @@ public class JobQueueProperties implements Validator {
 
 	public Map<String, Queue> getQueues() {
 		return queues;
+	}
+
+	public Map<String, Schedule> getSchedules() {
+		return schedules;
 	}
 
 	public List<String> getExternalKinds() {
@@ -311,6 +321,128 @@ public class JobQueueProperties implements Validator {
 			.maxResultLength(maxResultLength)
 			.maxPayloadLength(maxPayloadLength)
 			.failOnUnknownPayloadProperties(payload.isFailOnUnknownProperties());
+	}
+
+	/** One recurring job: a cron expression or an interval, and the job it enqueues. */
+	public static class Schedule {
+
+		/** The kind of the jobs it enqueues; a handler here must serve it, or it must be an external kind. */
+		private String kind;
+
+		/**
+		 * A cron expression, six fields with seconds first (or a macro such as @daily), as Spring's
+		 * CronExpression reads them. Exclusive with every.
+		 */
+		private String cron;
+
+		/** The time zone of the cron expression, such as Europe/Paris; UTC when not set. */
+		private String zone;
+
+		/**
+		 * A fixed interval, at least 1s, counted from the epoch (15m fires at :00, :15, :30 and :45). Exclusive
+		 * with cron.
+		 */
+		private Duration every;
+
+		/** The payload of its jobs, as JSON; it must bind to the handler's payload type. JSON null when not set. */
+		private String payload;
+
+		/** The queue of its jobs; the handler's queue when not set. */
+		private String queue;
+
+		/** The priority of its jobs, 0 (first) to 9 (last); 5 when not set. */
+		private Integer priority;
+
+		/**
+		 * Whether it fires. A schedule disabled on the node that started last stops on every node.
+		 */
+		private boolean enabled = true;
+
+		/** What to do with fire times missed while no node was running: skip, once or all (at most 100). */
+		private dev.jobqueue.Schedule.Misfire misfire = dev.jobqueue.Schedule.Misfire.SKIP;
+
+		/** How late a fire time may be found and still be enqueued as on time rather than as a misfire. */
+		private Duration misfireThreshold = Duration.ofMinutes(1);
+
+		public String getKind() {
+			return kind;
+		}
+
+		public void setKind(String kind) {
+			this.kind = kind;
+		}
+
+		public String getCron() {
+			return cron;
+		}
+
+		public void setCron(String cron) {
+			this.cron = cron;
+		}
+
+		public String getZone() {
+			return zone;
+		}
+
+		public void setZone(String zone) {
+			this.zone = zone;
+		}
+
+		public Duration getEvery() {
+			return every;
+		}
+
+		public void setEvery(Duration every) {
+			this.every = every;
+		}
+
+		public String getPayload() {
+			return payload;
+		}
+
+		public void setPayload(String payload) {
+			this.payload = payload;
+		}
+
+		public String getQueue() {
+			return queue;
+		}
+
+		public void setQueue(String queue) {
+			this.queue = queue;
+		}
+
+		public Integer getPriority() {
+			return priority;
+		}
+
+		public void setPriority(Integer priority) {
+			this.priority = priority;
+		}
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public dev.jobqueue.Schedule.Misfire getMisfire() {
+			return misfire;
+		}
+
+		public void setMisfire(dev.jobqueue.Schedule.Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Duration getMisfireThreshold() {
+			return misfireThreshold;
+		}
+
+		public void setMisfireThreshold(Duration misfireThreshold) {
+			this.misfireThreshold = misfireThreshold;
+		}
 	}
 
 	/** Whether this node runs jobs. */

@@ -44,6 +44,17 @@ final class JobQueuePropertiesValidator {
 			}
 		}
 		validateRetry(properties.getRetry(), errors);
+		properties.getSchedules().forEach((name, schedule) -> validateSchedule(name, schedule, errors));
+	}
+
+	/** What a schedule's properties say on their own; whether its kind and payload fit a handler comes later. */
+	private static void validateSchedule(String name, JobQueueProperties.Schedule schedule, Errors errors) {
+		try {
+			ConfiguredSchedules.schedule(name, schedule);
+		}
+		catch (IllegalArgumentException ex) {
+			errors.reject("invalid", ex.getMessage());
+		}
 	}
 
 	/** The dialect picks the store and its schema location: only a supported name gets that far. */

@@ -10,7 +10,8 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The queue's events as Micrometer meters: jobs enqueued and completed (by queue, kind and outcome), how
- * long they waited past their due time and how long they ran, and jobs the reaper gave back.
+ * long they waited past their due time and how long they ran, jobs the reaper gave back, and the fires and
+ * misfires of schedules.
  */
 final class MicrometerJobListener implements JobListener {
 
@@ -53,6 +54,24 @@ final class MicrometerJobListener implements JobListener {
 			.tags("queue", job.queue(), "kind", job.kind())
 			.register(registry)
 			.record(execution);
+	}
+
+	@Override
+	public void onScheduleFired(String schedule, int jobs) {
+		Counter.builder("jobqueue.schedules.fired")
+			.description("Jobs this node enqueued for a schedule's fire times, catch-ups of misfires included")
+			.tags("schedule", schedule)
+			.register(registry)
+			.increment(jobs);
+	}
+
+	@Override
+	public void onScheduleMisfired(String schedule, long missed) {
+		Counter.builder("jobqueue.schedules.misfired")
+			.description("Fire times of a schedule that passed while no node fired it, found by this node")
+			.tags("schedule", schedule)
+			.register(registry)
+			.increment(missed);
 	}
 
 	@Override

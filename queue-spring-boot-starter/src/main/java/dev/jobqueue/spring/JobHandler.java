@@ -9,6 +9,7 @@ import java.lang.annotation.Target;
 import org.springframework.core.annotation.AliasFor;
 
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.Schedule;
 
 /**
  * Marks a bean method as the handler of one job kind. The method's one non-{@link dev.jobqueue.JobContext}
@@ -27,8 +28,9 @@ import dev.jobqueue.RuntimeSettings;
  * void sendMail(SendMail mail) { … }
  * }</pre>
  *
- * Handlers are discovered once every singleton exists; a method without a payload parameter, with two,
- * or declaring a kind another handler declares fails the startup, naming bean and method.
+ * Handlers are discovered once every singleton exists; a method without a payload parameter (unless it is
+ * a recurring job: {@link #cron()}, {@link #every()}), with two, or declaring a kind another handler
+ * declares fails the startup, naming bean and method.
  * Retry attributes left at their defaults take {@code jobqueue.retry.*}.
  */
 @Target(ElementType.METHOD)
@@ -88,4 +90,29 @@ public @interface JobHandler {
 	 * elsewhere once the lease expires. Empty takes {@code jobqueue.default-timeout}.
 	 */
 	String timeout() default "";
+
+	/**
+	 * Makes the handler a recurring job: a cron expression (six fields, seconds first, or a macro such as
+	 * {@code @daily}, as Spring's {@code CronExpression} reads them), evaluated in {@link #zone()}. Each fire
+	 * time enqueues one job of this kind in the whole cluster, with a {@code null} payload; the method may
+	 * then take no payload parameter. The schedule is named after the kind.
+	 *
+	 * <pre>{@code
+	 * @JobHandler(kind = "nightly-report", cron = "0 0 2 * * *", zone = "Europe/Paris")
+	 * void nightlyReport() { … }
+	 * }</pre>
+	 */
+	String cron() default "";
+
+	/** The time zone of {@link #cron()}, such as {@code Europe/Paris}; empty is UTC. */
+	String zone() default "";
+
+	/**
+	 * Makes the handler a recurring job at a fixed interval, such as {@code 15m}, counted from the epoch (so
+	 * {@code 15m} fires at :00, :15, :30, :45); at least one second. Exclusive with {@link #cron()}.
+	 */
+	String every() default "";
+
+	/** What to do with fire times missed while no node was running; see {@link Schedule.Misfire}. */
+	Schedule.Misfire misfire() default Schedule.Misfire.SKIP;
 }

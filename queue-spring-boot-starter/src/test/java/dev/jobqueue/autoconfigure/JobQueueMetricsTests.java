@@ -54,6 +54,19 @@ class JobQueueMetricsTests {
 	}
 
 	@Test
+	void theListenerCountsFiresAndMisfiresBySchedule() {
+		MicrometerJobListener listener = new MicrometerJobListener(registry);
+
+		listener.onScheduleFired("nightly", 1);
+		listener.onScheduleMisfired("nightly", 5);
+		listener.onScheduleFired("nightly", 5);
+
+		assertThat(registry.get("jobqueue.schedules.fired").tags("schedule", "nightly").counter().count()).isEqualTo(6);
+		assertThat(registry.get("jobqueue.schedules.misfired").tags("schedule", "nightly").counter().count())
+			.isEqualTo(5);
+	}
+
+	@Test
 	void gaugesReadCachedCountsAndQueryTheStoreAtMostOncePerRefreshPeriod() {
 		JobStore store = mock(JobStore.class);
 		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L),

@@ -141,14 +141,15 @@ class JobQueuePropertiesTests {
 				"jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
 				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length",
-				"jobqueue.payload.fail-on-unknown-properties");
+				"jobqueue.payload.fail-on-unknown-properties", "jobqueue.schedules");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
 				return;
 			}
 			assertThat(property.has("description")).as("description of %s", name).isTrue();
-			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.external-kinds").contains(name)) {
+			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.external-kinds", "jobqueue.schedules")
+				.contains(name)) {
 				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
 			}
 		});

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -61,14 +62,39 @@ abstract class AbstractSampleApplicationTests {
 			.body(Map.of("email", "alan@example.com", "name", "Alan"))
 			.retrieve()
 			.toBodilessEntity();
-		long jobs = jdbc.sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single();
+		long jobs = registrationJobs();
 
 		HttpStatusCode status = http.post().uri("/users").contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("email", "alan@example.com", "name", "Alan again"))
 			.exchange((request, response) -> response.getStatusCode());
 
 		assertThat(status.value()).isEqualTo(409);
-		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(jobs);
+		assertThat(registrationJobs()).isEqualTo(jobs);
+	}
+
+	@Test
+	void theRecurringReportIsListedByTheEndpointWithItsNextFireTimeOnTheMinute() {
+		await().atMost(WAIT).until(() -> schedule("user-count-report").get("nextFireAt") != null);
+		Map<String, Object> schedule = schedule("user-count-report");
+
+		assertThat(schedule).containsEntry("timing", "cron 0 * * * * * UTC");
+		assertThat(Instant.parse((String) schedule.get("nextFireAt")).getEpochSecond() % 60).isZero();
+	}
+
+	/** The jobs registrations enqueued, not counting the recurring report, which fires every minute. */
+	private long registrationJobs() {
+		return jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE kind <> 'user-count-report'").query(Long.class).single();
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> schedule(String name) {
+		Map<String, Object> overview = http.get().uri("/actuator/jobqueue").retrieve()
+			.body(new ParameterizedTypeReference<>() {
+			});
+		return ((List<Map<String, Object>>) overview.get("schedules")).stream()
+			.filter(schedule -> name.equals(schedule.get("name")))
+			.findFirst()
+			.orElse(Map.of());
 	}
 
 	private Map<String, Object> job(long id) {

@@ -1,6 +1,7 @@
 package dev.jobqueue.store.postgres;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +21,15 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.ScheduleFiring;
+import dev.jobqueue.store.ScheduleState;
 
 /**
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
- * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum} and, for tests,
- * {@link PostgresTestSupport}.
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules} and, for
+ * tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -40,6 +43,7 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresVacuum vacuum;
 
+	private final PostgresSchedules schedules;
 	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
@@ -71,6 +75,7 @@ public final class PostgresJobStore implements JobStore {
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
+		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -163,6 +168,21 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public boolean vacuumIfBloated(long deadRowThreshold) {
 		return vacuum.vacuumIfBloated(deadRowThreshold);
+	}
+
+	@Override
+	public List<ScheduleState> schedules() {
+		return schedules.schedules();
+	}
+
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+		return schedules.define(name, timing, nextFireAt, expectedVersion);
+	}
+
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
+		return schedules.fire(firing);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.ScheduleFiring;
+import dev.jobqueue.store.ScheduleState;
 
 /**
  * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
@@ -28,7 +31,7 @@ import dev.jobqueue.store.NewJob;
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
- * {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -44,6 +47,7 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenance maintenance;
 
+	private final SqliteSchedules schedules;
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -51,9 +55,11 @@ public final class SqliteJobStore implements JobStore {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
 		this.jdbc = JdbcClient.create(queue);
 		this.statements = new SqliteStatements(queue);
-		this.enqueue = new SqliteEnqueue(jdbc, statements, new BatchTransactions(queue));
+		BatchTransactions transactions = new BatchTransactions(queue);
+		this.enqueue = new SqliteEnqueue(jdbc, statements, transactions);
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
+		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -175,6 +181,21 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public boolean vacuumIfBloated(long deadRowThreshold) {
 		return false;
+	}
+
+	@Override
+	public List<ScheduleState> schedules() {
+		return schedules.schedules();
+	}
+
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+		return schedules.define(name, timing, nextFireAt, expectedVersion);
+	}
+
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
+		return schedules.fire(firing);
 	}
 
 	@Override

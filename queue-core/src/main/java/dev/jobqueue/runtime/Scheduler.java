@@ -1,0 +1,174 @@
+package dev.jobqueue.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.JobListener;
+import dev.jobqueue.Schedule;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.ScheduleFiring;
+import dev.jobqueue.store.ScheduleState;
+
+/**
+ * Fires this node's schedules. Every node that declares a schedule runs this role and none is special:
+ * each pass reads the schedules' rows, and a node that finds a fire time due moves the row on by
+ * compare-and-set and enqueues the job in the same transaction (see {@link JobStore#fireSchedule}), so one
+ * node in the cluster enqueues each fire time and the others find the row moved.
+ *
+ * <p>Fire times are read on the injected clock; leases and due times of jobs stay on the database's.
+ *
+ * <p>A node fires a schedule only while the row holds the timing it declares. It writes its own timing over
+ * another once, at its first look at the row (a deploy of a changed schedule: the last node to start
+ * decides), or when the row is overdue past its misfire threshold (no node of that timing is firing it).
+ * Otherwise it leaves the row to the nodes that declare that timing, so nodes of two versions in a rolling
+ * deploy never both fire it, and a rewrite starts after the last fire time, so no instant fires twice.
+ */
+public final class Scheduler {
+
+	private static final Logger log = LoggerFactory.getLogger(Scheduler.class);
+
+	/** The scheduler's name in {@link RoleLiveness}. */
+	public static final String ROLE = "scheduler";
+
+	private final JobStore store;
+
+	private final List<ScheduledJob> schedules;
+
+	private final Clock clock;
+
+	private final JobListener listener;
+
+	private final Consumer<String> wakeup;
+
+	/** The schedules whose row this node has written or found in agreement: read and written by its thread. */
+	private final Set<String> defined = new HashSet<>();
+
+	private final Set<String> warned = new HashSet<>();
+
+	/**
+	 * @param wakeup told the queue of each job fired, once it is committed, so that a local poller starts it
+	 */
+	public Scheduler(JobStore store, List<ScheduledJob> schedules, Clock clock, JobListener listener,
+			Consumer<String> wakeup) {
+		this.store = store;
+		this.schedules = List.copyOf(schedules);
+		this.clock = clock;
+		this.listener = listener;
+		this.wakeup = wakeup;
+	}
+
+	/** One pass over every schedule; returns the earliest next fire time among them, or null for none known. */
+	public Instant runOnce() {
+		Instant now = clock.instant();
+		Map<String, ScheduleState> rows = store.schedules()
+			.stream()
+			.collect(Collectors.toMap(ScheduleState::name, Function.identity()));
+		Instant earliest = null;
+		for (ScheduledJob schedule : schedules) {
+			Instant next = pass(schedule, rows.get(schedule.name()), now);
+			if (next != null && (earliest == null || next.isBefore(earliest))) {
+				earliest = next;
+			}
+		}
+		return earliest;
+	}
+
+	private Instant pass(ScheduledJob job, ScheduleState row, Instant now) {
+		if (row == null) {
+			return define(job, null, now);
+		}
+		if (!row.timing().equals(job.schedule().timing())) {
+			return adopt(job, row, now);
+		}
+		defined.add(job.name());
+		if (row.nextFireAt() == null || row.nextFireAt().isAfter(now)) {
+			return row.nextFireAt();
+		}
+		return fire(job, row, now);
+	}
+
+	/** The row holds another timing: take it over on this node's first look, or when nobody fires it. */
+	private Instant adopt(ScheduledJob job, ScheduleState row, Instant now) {
+		boolean abandoned = row.nextFireAt() != null
+				&& row.nextFireAt().isBefore(now.minus(job.schedule().misfireThreshold()));
+		if (!defined.contains(job.name()) || abandoned) {
+			return define(job, row, now);
+		}
+		if (warned.add(job.name() + " " + row.timing())) {
+			log.warn("Schedule '{}' is now '{}', written by a node that started later; this node declares '{}' and "
+					+ "leaves the schedule to that node", job.name(), row.timing(), job.schedule().timing());
+		}
+		return null;
+	}
+
+	/** Writes this node's timing, to fire next after now and after the last fire time, whichever is later. */
+	private Instant define(ScheduledJob job, ScheduleState row, Instant now) {
+		Schedule schedule = job.schedule();
+		Instant from = row == null || row.lastFireAt() == null || now.isAfter(row.lastFireAt()) ? now
+				: row.lastFireAt();
+		Instant next = schedule.enabled() ? schedule.nextAfter(from) : null;
+		if (!store.defineSchedule(job.name(), schedule.timing(), next, row == null ? 0 : row.version())) {
+			return null;
+		}
+		defined.add(job.name());
+		log.info("Schedule '{}' is {}{}; next fire time {}", job.name(), schedule.timing(),
+				row == null ? "" : " (was " + row.timing() + ")", next);
+		return next;
+	}
+
+	private Instant fire(ScheduledJob job, ScheduleState row, Instant now) {
+		DueFireTimes due = DueFireTimes.at(job.schedule(), row.nextFireAt(), now);
+		Instant last = due.fire().isEmpty() ? null : due.fire().get(due.fire().size() - 1);
+		ScheduleFiring firing = new ScheduleFiring(job.name(), row.version(), last, due.next(),
+				due.fire().stream().map(job::job).toList());
+		if (!store.fireSchedule(firing)) {
+			// Another node fired it first; it computed the same next fire time from the same row.
+			return job.schedule().nextAfter(now);
+		}
+		report(job, due);
+		return due.next();
+	}
+
+	private void report(ScheduledJob job, DueFireTimes due) {
+		if (due.missed() > 0) {
+			log.warn("Schedule '{}' missed {} fire time(s) from {} while no node fired it; misfire policy {}",
+					job.name(), due.missed(), due.fire().isEmpty() ? "before " + due.next() : due.fire().get(0),
+					job.schedule().misfire());
+			listener.onScheduleMisfired(job.name(), due.missed());
+		}
+		if (!due.fire().isEmpty()) {
+			listener.onScheduleFired(job.name(), due.fire().size());
+			due.fire().forEach(time -> listener.onEnqueued(job.queue(), job.schedule().kind()));
+			wakeup.accept(job.queue());
+		}
+	}
+
+	/**
+	 * Passes until the thread is interrupted, each as soon as the earliest next fire time comes, and at least
+	 * every {@code maxWait}, so that changes other nodes write are seen.
+	 */
+	void loop(RoleLiveness liveness, Duration maxWait) {
+		while (!Thread.currentThread().isInterrupted()) {
+			Instant[] next = new Instant[1];
+			liveness.pass(ROLE, () -> next[0] = runOnce(), maxWait);
+			Duration wait = next[0] == null ? maxWait : Duration.between(clock.instant(), next[0]);
+			try {
+				Thread.sleep(Math.max(10, Math.min(wait.toMillis(), maxWait.toMillis())));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+}
