@@ -31,4 +31,12 @@ public interface JobContext {
 	 * interrupted at the same moment.
 	 */
 	boolean isLeaseHeld();
+
+	/**
+	 * Whether the job was cancelled while it ran ({@link JobQueue#cancel(long)}). This node learns it
+	 * within a heartbeat interval and interrupts the handler's thread at the same moment; the job stays
+	 * cancelled whatever the handler does next, so it should stop its work and return. {@link #isLeaseHeld()}
+	 * turns false with it: nothing this attempt writes about the job counts any more.
+	 */
+	boolean isCancelled();
 }

@@ -42,7 +42,13 @@ public interface JobListener {
 		SUCCEEDED, RETRIED, DEAD, LEASE_LOST,
 
 		/** Given back, its attempt returned, by a node that stopped while the handler ran. */
-		RELEASED;
+		RELEASED,
+
+		/** The handler asked to run again later ({@link SnoozeException}); the attempt did not count. */
+		SNOOZED,
+
+		/** The job was cancelled while its handler ran; what the handler did after is not written. */
+		CANCELLED;
 
 		/** The tag value used in metrics. */
 		public String tag() {

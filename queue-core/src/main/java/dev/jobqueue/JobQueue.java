@@ -1,5 +1,6 @@
 package dev.jobqueue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -71,8 +72,26 @@ public interface JobQueue {
 	 */
 	<T> Optional<T> result(long id, Class<T> type);
 
-	/** Cancels a job that has not started; returns whether it was ready and is now cancelled. */
+	/**
+	 * Cancels a job that has not finished; returns whether it was ready or running and is now cancelled. A
+	 * ready job is never started. A running one is cancelled at once in the database, and the node running
+	 * it learns so within a heartbeat interval: its handler's thread is interrupted and
+	 * {@link JobContext#isCancelled()} turns true. Whatever that handler then returns or throws changes
+	 * nothing: the job stays cancelled.
+	 */
 	boolean cancel(long id);
+
+	/**
+	 * Waits until job {@code id} has finished (succeeded, dead or cancelled) and returns it as then read.
+	 * Woken by the database's notifications where they are on (PostgreSQL's {@code NOTIFY}, the SQLite
+	 * file's change counter), else by a look every poll interval; works on a node that runs no workers.
+	 *
+	 * @throws AwaitTimeoutException when it has not finished within {@code timeout}; the job goes on
+	 * @throws IllegalArgumentException when there is no job {@code id}, or {@code timeout} is not positive
+	 * @throws IllegalStateException when the job is deleted while awaited (pruned), or the waiting thread
+	 * is interrupted (its interrupt flag is kept)
+	 */
+	Job await(long id, Duration timeout);
 
 	/**
 	 * Puts a dead job back to ready with its attempts reset; returns whether it was dead.

@@ -51,6 +51,9 @@ final class Bench {
 		if (postgres && (all || workload.equals("bulk-variants"))) {
 			new BulkVariants(report, options.jobs()).run(database);
 		}
+		if (workload.equals("await")) {
+			new AwaitLatency(report, options.latencyJobs()).run(database);
+		}
 		if (workload.equals("lateness")) {
 			new Lateness(report, options.latencyJobs()).run(database);
 		}

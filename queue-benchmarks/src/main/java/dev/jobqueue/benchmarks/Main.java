@@ -13,7 +13,8 @@ import java.util.Arrays;
  * </pre>
  * Workloads: {@code enqueue}, {@code bulk}, {@code drain}, {@code latency}, {@code ceiling},
  * {@code bulk-variants}, {@code soak}, {@code lateness} (jobqueue's delayed jobs and retries on an idle node,
- * {@code --latency-jobs} of each), or {@code all} (everything but the soak and the lateness). The PostgreSQL URL
+ * {@code --latency-jobs} of each), {@code await} (how soon jobqueue's await returns after a handler returned,
+ * {@code --latency-jobs} jobs), or {@code all} (everything but the soak and the lateness). The PostgreSQL URL
  * defaults to {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh
  * temporary file, where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants,
  * soak) do not apply.

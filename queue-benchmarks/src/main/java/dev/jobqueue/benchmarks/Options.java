@@ -21,7 +21,7 @@ record Options(String workload, String database, String url, List<String> system
 		int soakJobs, Duration drainTimeout, Duration soakVacuum, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "all");
+			"soak", "lateness", "await", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite");
 
@@ -95,7 +95,7 @@ record Options(String workload, String database, String url, List<String> system
 	private static void checkSqlite(String workload) {
 		if (POSTGRES_ONLY.contains(workload)) {
 			throw new IllegalArgumentException("the " + workload + " workload runs on PostgreSQL only; on SQLite run "
-					+ "enqueue, bulk, drain, latency, lateness or all");
+					+ "enqueue, bulk, drain, latency, lateness, await or all");
 		}
 	}
 

@@ -20,6 +20,7 @@ import dev.jobqueue.Schedule;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
+import dev.jobqueue.runtime.JobAwaiter;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.ScheduleDefinition;
@@ -52,11 +53,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class JobQueues implements AutoCloseable {
 
-	private final JobQueue jobQueue;
+	private final JdbcJobQueue jobQueue;
 
 	private final JobRuntime runtime;
 
-	private JobQueues(JobQueue jobQueue, JobRuntime runtime) {
+	private JobQueues(JdbcJobQueue jobQueue, JobRuntime runtime) {
 		this.jobQueue = jobQueue;
 		this.runtime = runtime;
 	}
@@ -81,11 +82,12 @@ public final class JobQueues implements AutoCloseable {
 
 	/**
 	 * Stops gracefully: claims no more jobs, waits for running ones up to the shutdown timeout, then
-	 * interrupts them and gives back the jobs whose handlers exit.
+	 * interrupts them and gives back the jobs whose handlers exit; stops what awaiting started.
 	 */
 	@Override
 	public void close() {
 		runtime.stop();
+		jobQueue.close();
 	}
 
 	/** Collects the handlers and settings of a {@link JobQueues}. */
@@ -226,8 +228,9 @@ public final class JobQueues implements AutoCloseable {
 			if (wakeups != null) {
 				runtime.addWakeupSource(wakeups);
 			}
-			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake),
-					runtime);
+			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, true), runtimeSettings.pollInterval());
+			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake,
+					awaiter), runtime);
 		}
 	}
 }

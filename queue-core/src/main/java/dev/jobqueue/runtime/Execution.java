@@ -9,8 +9,8 @@ import dev.jobqueue.store.Lease;
 
 /**
  * One running execution: the handler's {@link JobContext}, and the thread to interrupt when its lease is
- * lost (the heartbeat found it taken over, or the watchdog's local fence ran out), its timeout passed, or
- * the node stops. Interrupting and finishing synchronize on the execution so that a late interrupt can
+ * lost (the heartbeat found it taken over, or the watchdog's local fence ran out), the job was cancelled,
+ * its timeout passed, or the node stops. Interrupting and finishing synchronize on the execution so that a late interrupt can
  * never hit the thread after it moved on to another job.
  */
 final class Execution implements JobContext {
@@ -23,6 +23,8 @@ final class Execution implements JobContext {
 	private Thread thread;
 
 	private volatile boolean leaseHeld = true;
+
+	private volatile boolean cancelled;
 
 	/** {@link System#nanoTime()} when the last statement that granted the lease was sent. */
 	private volatile long leaseGrantedAt;
@@ -123,6 +125,22 @@ final class Execution implements JobContext {
 		return true;
 	}
 
+	/**
+	 * The job was cancelled while it ran: tells the handler and interrupts it; false when it had already
+	 * finished. Its lease is gone with it, for the job is no longer running.
+	 */
+	synchronized boolean cancel() {
+		if (finishing || !leaseHeld) {
+			return false;
+		}
+		cancelled = true;
+		leaseHeld = false;
+		if (thread != null) {
+			thread.interrupt();
+		}
+		return true;
+	}
+
 	boolean isPastTimeout(long now) {
 		return timeoutNanos > 0 && !timedOut && now - startedAt >= timeoutNanos;
 	}
@@ -199,5 +217,10 @@ final class Execution implements JobContext {
 	@Override
 	public boolean isLeaseHeld() {
 		return leaseHeld;
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return cancelled;
 	}
 }

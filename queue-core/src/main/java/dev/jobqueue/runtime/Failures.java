@@ -1,6 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -8,16 +9,20 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.NonRetryableException;
+import dev.jobqueue.RetryAfterException;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.SnoozeException;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
  * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
- * default) retry policy, or dead once the attempts are used up or the error says not to retry; nothing
- * when its lease is gone; a release when the node's stop interrupted it. Each write is
- * fenced by the job's lease; one that changes nothing means another worker holds the job now.
+ * default) retry policy, or after the delay a {@link RetryAfterException} chose, or dead once the attempts
+ * are used up or the error says not to retry; a snooze when the handler asked for one; nothing when its
+ * lease is gone (to another worker or to a cancel); a release when the node's stop interrupted it. Each
+ * write is fenced by the job's lease; one that changes nothing means another worker holds the job now, or
+ * that the job was cancelled.
  */
 final class Failures {
 
@@ -46,36 +51,63 @@ final class Failures {
 		if (isNonRetryable(error) || job.isLastAttempt()) {
 			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
 					job.maxAttempts(), error.toString());
-			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : leaseLost(job);
+			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : lost(job);
 		}
 		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
 				: settings.retryPolicy();
-		Duration backoff = policy.backoffAfter(job.attempt());
+		RetryAfterException retryAfter = causeOf(error, RetryAfterException.class);
+		Duration backoff = retryAfter != null ? retryAfter.delay() : policy.backoffAfter(job.attempt());
 		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
 				job.maxAttempts(), backoff, error.toString());
 		if (!outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text))) {
-			return leaseLost(job);
+			return lost(job);
 		}
-		// A later one is found by the poller's own look-ahead, which spans a poll interval.
-		if (backoff.compareTo(settings.pollInterval()) < 0) {
-			wakeup.accept(job.queue());
-		}
+		wakeIfDueSoon(job, backoff);
 		return Outcome.RETRIED;
 	}
 
 	/**
-	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, or fenced
-	 * locally) writes nothing: its lease decides. One interrupted by a stop is given back.
+	 * Puts the job back, due after the snooze's delay, its attempt given back. A job that has snoozed
+	 * {@link SnoozeException#MAX_SNOOZES} times dies instead, saying so.
+	 */
+	private Outcome snooze(ClaimedJob job, JobHandlerDefinition handler, SnoozeException snooze) {
+		if (job.snoozes() >= SnoozeException.MAX_SNOOZES) {
+			return fail(job, handler, new NonRetryableException("snoozed " + job.snoozes() + " times, the most a job "
+					+ "may (SnoozeException.MAX_SNOOZES); snooze for longer, or fail the job, when its wait has no end"));
+		}
+		log.debug("Job {} ({}) snoozed for {} after attempt {}", job.id(), job.kind(), snooze.delay(), job.attempt());
+		if (!outcomes.write(job, () -> store.snooze(job.lease(), snooze.delay()))) {
+			return lost(job);
+		}
+		wakeIfDueSoon(job, snooze.delay());
+		return Outcome.SNOOZED;
+	}
+
+	/** A job due later than a poll interval is found by the poller's own look-ahead, which spans one. */
+	private void wakeIfDueSoon(ClaimedJob job, Duration delay) {
+		if (delay.compareTo(settings.pollInterval()) < 0) {
+			wakeup.accept(job.queue());
+		}
+	}
+
+	/**
+	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, cancelled, or
+	 * fenced locally) writes nothing: its lease decides. A snooze is written as one, even during a stop; any
+	 * other end of one interrupted by a stop is given back.
 	 */
 	Outcome ended(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
 		execution.finishing();
 		// Whatever interrupt ended the handler has done its work; the writes below must not meet it.
 		Thread.interrupted();
 		if (!execution.isLeaseHeld()) {
-			return leaseLost(execution.job());
+			return execution.isCancelled() ? cancelled(execution.job()) : lost(execution.job());
 		}
 		if (execution.timedOut()) {
 			return fail(execution.job(), handler, execution.timeoutError());
+		}
+		SnoozeException snooze = causeOf(thrown, SnoozeException.class);
+		if (snooze != null) {
+			return snooze(execution.job(), handler, snooze);
 		}
 		if (execution.isStopping()) {
 			return release(execution, handler, thrown);
@@ -98,18 +130,36 @@ final class Failures {
 				+ "attempt is given back at most once, so this one counts", thrown));
 	}
 
-	static Outcome leaseLost(ClaimedJob job) {
+	/**
+	 * An outcome write changed nothing: the job was cancelled meanwhile (looked up, for this is rare), or
+	 * another worker holds it.
+	 */
+	Outcome lost(ClaimedJob job) {
+		if (!store.cancelled(List.of(job.lease())).isEmpty()) {
+			return cancelled(job);
+		}
 		log.warn("Job {} ({}) attempt {}: lease {} was lost to another worker; its outcome was not written",
 				job.id(), job.kind(), job.attempt(), job.lease().token());
 		return Outcome.LEASE_LOST;
 	}
 
+	private static Outcome cancelled(ClaimedJob job) {
+		log.info("Job {} ({}) attempt {} was cancelled while it ran; its outcome was not written", job.id(),
+				job.kind(), job.attempt());
+		return Outcome.CANCELLED;
+	}
+
 	private static boolean isNonRetryable(Throwable error) {
+		return causeOf(error, NonRetryableException.class) != null;
+	}
+
+	/** {@code error} or its first cause of {@code type}, or null. */
+	private static <T extends Throwable> T causeOf(Throwable error, Class<T> type) {
 		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-			if (cause instanceof NonRetryableException) {
-				return true;
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
 			}
 		}
-		return false;
+		return null;
 	}
 }

@@ -12,8 +12,8 @@ import dev.jobqueue.store.Lease;
 
 /**
  * Extends the leases of the jobs this node is running, on its own thread so that a busy or stuck
- * handler cannot starve it. A lease the database no longer grants was taken over: the execution is
- * told, and its thread interrupted.
+ * handler cannot starve it. A lease the database no longer grants was taken over, or its job cancelled:
+ * the execution is told which, and its thread interrupted.
  */
 final class Heartbeater {
 
@@ -34,7 +34,7 @@ final class Heartbeater {
 		this.lease = lease;
 	}
 
-	/** Returns how many leases were found lost. */
+	/** Returns how many leases were found lost, to another worker or to a cancel. */
 	int runOnce() {
 		// A timed-out execution is not renewed: if its handler ignores the interrupt, its lease runs out
 		// and the job runs elsewhere, while the handler keeps its thread here.
@@ -48,19 +48,43 @@ final class Heartbeater {
 		// Sent now, so granted until at least now + lease: the watchdog's local fence counts from here.
 		long sentAt = System.nanoTime();
 		Set<Lease> held = store.heartbeat(owner, leases, lease);
-		int lost = 0;
-		for (Lease lease : leases) {
+		List<Lease> notHeld = leases.stream().filter(lease -> !held.contains(lease)).toList();
+		// Asked only when some lease was not renewed, which is rare: a cancel, or a lease taken over.
+		Set<Lease> cancelled = notHeld.isEmpty() ? Set.of() : store.cancelled(notHeld);
+		for (Lease lease : held) {
 			Execution execution = inFlight.get(lease);
-			if (execution != null && held.contains(lease)) {
+			if (execution != null) {
 				execution.leaseRenewed(sentAt);
 			}
-			// An execution that finished meanwhile is no longer in flight; its lease is gone by design.
-			else if (execution != null && execution.leaseLost()) {
-				log.warn("Job {} lost its lease (token {}) to another worker; interrupting its handler",
-						lease.jobId(), lease.token());
+		}
+		int lost = 0;
+		for (Lease lease : notHeld) {
+			if (interrupt(lease, cancelled.contains(lease))) {
 				lost++;
 			}
 		}
 		return lost;
+	}
+
+	/** Tells the execution of a lease not renewed why, and interrupts it; false when it had finished. */
+	private boolean interrupt(Lease lease, boolean cancelled) {
+		Execution execution = inFlight.get(lease);
+		// An execution that finished meanwhile is no longer in flight; its lease is gone by design.
+		if (execution == null) {
+			return false;
+		}
+		if (cancelled) {
+			if (execution.cancel()) {
+				log.info("Job {} was cancelled while it ran; interrupting its handler", lease.jobId());
+				return true;
+			}
+			return false;
+		}
+		if (execution.leaseLost()) {
+			log.warn("Job {} lost its lease (token {}) to another worker; interrupting its handler", lease.jobId(),
+					lease.token());
+			return true;
+		}
+		return false;
 	}
 }

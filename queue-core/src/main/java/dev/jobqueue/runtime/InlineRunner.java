@@ -68,7 +68,7 @@ public final class InlineRunner {
 			.maxAttempts();
 		Instant now = Instant.now();
 		return new ClaimedJob(0, handler.queue(), handler.kind(), payload, handler.version(), 1, maxAttempts,
-				EnqueueOptions.DEFAULT_PRIORITY, new Lease(0, 0), now, now);
+				EnqueueOptions.DEFAULT_PRIORITY, new Lease(0, 0), now, now, 0);
 	}
 
 	/** The context of a job run inline: its first attempt, a lease that is never lost. */
@@ -107,6 +107,12 @@ public final class InlineRunner {
 		@Override
 		public boolean isLeaseHeld() {
 			return true;
+		}
+
+		/** A job run inline has no row to cancel. */
+		@Override
+		public boolean isCancelled() {
+			return false;
 		}
 	}
 }

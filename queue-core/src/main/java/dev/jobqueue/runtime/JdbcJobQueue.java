@@ -49,12 +49,23 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final Consumer<String> wakeup;
 
+	private final JobAwaiter awaiter;
+
 	/**
+	 * A queue whose {@link #await} looks at every poll interval.
+	 *
 	 * @param wakeup told the queue name once a job is committed, so that a local poller can start it
 	 * without waiting for its next poll
 	 */
 	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
 			JobListener listener, Consumer<String> wakeup) {
+		this(store, json, handlers, settings, listener, wakeup, new JobAwaiter(store, null, settings.pollInterval()));
+	}
+
+	/** @param awaiter what {@link #await} waits with; closed with this queue */
+	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
+			JobListener listener, Consumer<String> wakeup, JobAwaiter awaiter) {
+		this.awaiter = awaiter;
 		this.store = store;
 		this.json = json;
 		this.payloads = new PayloadWriter(json, settings);
@@ -144,6 +155,16 @@ public final class JdbcJobQueue implements JobQueue {
 	@Override
 	public boolean cancel(long id) {
 		return store.cancel(id);
+	}
+
+	@Override
+	public Job await(long id, Duration timeout) {
+		return awaiter.await(id, timeout);
+	}
+
+	/** Stops what {@link #await} started: its listening connection and its thread. */
+	public void close() {
+		awaiter.close();
 	}
 
 	@Override

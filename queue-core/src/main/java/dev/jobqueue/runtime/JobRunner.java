@@ -141,7 +141,7 @@ final class JobRunner {
 		completions.submit(new Completion(job.lease(), result), new CompletionBatcher.Written() {
 			@Override
 			public void written(boolean held) {
-				Outcome outcome = held ? Outcome.SUCCEEDED : Failures.leaseLost(job);
+				Outcome outcome = held ? Outcome.SUCCEEDED : failures.lost(job);
 				inFlight.remove(execution);
 				listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
 			}
@@ -220,7 +220,7 @@ final class JobRunner {
 			return Outcome.SUCCEEDED;
 		}
 		catch (LeaseLostException ex) {
-			return Failures.leaseLost(job);
+			return failures.lost(job);
 		}
 		catch (RuntimeException | Error ex) {
 			return failures.ended(execution, handler, unwrapped(ex));

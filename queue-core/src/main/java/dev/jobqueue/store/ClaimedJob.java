@@ -8,9 +8,10 @@ import java.time.Instant;
  * @param payloadVersion the version of the payload's shape it was enqueued with
  * @param runAt when the job was due, so that its wait (due → start) can be measured
  * @param startedAt when the claim happened, on the store's clock
+ * @param snoozes how many times handlers snoozed the job before this attempt
  */
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
-		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt) {
+		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes) {
 
 	/** Whether this was the last attempt the job had. */
 	public boolean isLastAttempt() {

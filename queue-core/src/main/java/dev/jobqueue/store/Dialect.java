@@ -33,6 +33,13 @@ public interface Dialect {
 	 */
 	WakeupSource wakeups(DataSource dataSource, Collection<String> queues, boolean notify);
 
+	/**
+	 * What wakes the awaiters of jobs ({@code JobQueue.await}) when jobs may have finished, with an empty
+	 * name, once when it starts and then at each such change; {@code null} where nothing can (then awaiters
+	 * look at every poll interval).
+	 */
+	WakeupSource finishes(DataSource dataSource, boolean notify);
+
 	/** The transactions transactional handlers run in, from those of the application's own manager. */
 	TransactionOperations handlerTransactions(TransactionOperations transactions);
 }

@@ -42,8 +42,14 @@ public interface JobStore {
 
 	Optional<Job> find(long id);
 
-	/** ready → cancelled. */
+	/**
+	 * ready or running → cancelled. A running job keeps its lease token, so that {@link #cancelled} can tell
+	 * its worker; every outcome write of that worker then changes nothing, as for a lost lease.
+	 */
 	boolean cancel(long id);
+
+	/** Those of {@code leases} whose job was cancelled while that lease held it. */
+	Set<Lease> cancelled(Collection<Lease> leases);
 
 	/**
 	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job of its
@@ -88,6 +94,12 @@ public interface JobStore {
 	 * job's error history; false when the lease was lost.
 	 */
 	boolean retryLater(Lease lease, Duration delay, String error);
+
+	/**
+	 * running → ready, due after {@code delay}, the attempt given back and the job's snooze count raised by
+	 * one; no error is recorded. False when the lease was lost.
+	 */
+	boolean snooze(Lease lease, Duration delay);
 
 	/** running → dead, {@code error} recorded as by {@link #retryLater}; false when the lease was lost. */
 	boolean fail(Lease lease, String error);

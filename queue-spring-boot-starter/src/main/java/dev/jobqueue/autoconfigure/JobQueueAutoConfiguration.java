@@ -30,6 +30,7 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
+import dev.jobqueue.runtime.JobAwaiter;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.spring.JobHandler;
 import dev.jobqueue.spring.JobQueueCustomizer;
@@ -115,17 +116,23 @@ public final class JobQueueAutoConfiguration {
 	@DependsOnDatabaseInitialization
 	JobQueue jobQueue(JobStore store, HandlerRegistry handlers, RuntimeSettings settings,
 			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
-			ObjectProvider<JobRuntime> runtime) {
+			ObjectProvider<JobRuntime> runtime, JobQueueProperties properties,
+			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
 		// Looked up at the first enqueue, not now: the workers may not exist yet, and never do on an
 		// enqueue-only node. Once found, kept, so that a commit never looks up a bean (even while closing).
 		SingletonSupplier<JobRuntime> localRuntime = SingletonSupplier.of(runtime::getIfAvailable);
+		// Awaiting works without workers: it listens for finishes on a connection of its own, from the first
+		// await until the context closes (JdbcJobQueue.close, Spring's inferred destroy method).
+		JobAwaiter awaiter = new JobAwaiter(store, JobStores.dialect(store.vendor())
+			.finishes(QueueDataSource.resolve(queueDataSource, dataSource), properties.isNotify()),
+				settings.pollInterval());
 		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, settings, JobListeners.of(listeners),
 				queue -> {
 					JobRuntime local = localRuntime.get();
 					if (local != null) {
 						local.wake(queue);
 					}
-				});
+				}, awaiter);
 	}
 
 	@Configuration(proxyBeanMethods = false)

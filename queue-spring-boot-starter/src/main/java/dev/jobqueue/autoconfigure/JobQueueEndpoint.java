@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
  * state, the recurring jobs with their last and next fire times, one job (its last error included), and the
- * two operator actions — send a dead job back to ready, cancel a job that has not started.
+ * two operator actions — send a dead job back to ready, cancel a job that has not finished.
  *
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
  * unrestricted}): exposing it to see the queue must not also let anyone who reaches it change jobs. A
@@ -96,7 +96,7 @@ public final class JobQueueEndpoint {
 
 	/**
 	 * {@code retry} sends a dead job back to ready with its attempts reset; {@code cancel} cancels a job
-	 * that is ready. Says whether the job was in the state the action needs. Any other action is a 400 whose
+	 * that is ready or running (a running one's handler is interrupted within a heartbeat interval). Says whether the job was in the state the action needs. Any other action is a 400 whose
 	 * body names it and the accepted ones, and changes nothing; a job that does not exist is a 404, as for
 	 * a read. A dead job whose unique key a newer unfinished job holds stays dead, and the answer says so
 	 * under {@code conflict}, naming that job: the operator's request was understood, the job's state
@@ -109,7 +109,7 @@ public final class JobQueueEndpoint {
 		answer.put("action", action);
 		if (!ACTIONS.contains(action)) {
 			answer.put("error", "Unknown action '" + action + "'; the actions are 'retry' (a dead job) and "
-					+ "'cancel' (a ready job)");
+					+ "'cancel' (a ready or running job)");
 			return new WebEndpointResponse<>(answer, WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
 		if (queue.find(id).isEmpty()) {

@@ -139,7 +139,7 @@ class JobQueueEndpointTests {
 
 				assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_BAD_REQUEST);
 				assertThat(answer.getBody()).containsEntry("error",
-						"Unknown action 'delete'; the actions are 'retry' (a dead job) and 'cancel' (a ready job)");
+						"Unknown action 'delete'; the actions are 'retry' (a dead job) and 'cancel' (a ready or running job)");
 				assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
 			});
 	}

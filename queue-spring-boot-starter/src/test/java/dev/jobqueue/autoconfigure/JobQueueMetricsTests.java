@@ -173,5 +173,10 @@ class JobQueueMetricsTests {
 
 	private record RunningJob(long jobId, String kind, String queue, int attempt, int maxAttempts, long leaseToken,
 			boolean isLeaseHeld) implements JobContext {
+
+		@Override
+		public boolean isCancelled() {
+			return false;
+		}
 	}
 }

@@ -57,6 +57,19 @@ abstract class AbstractSampleApplicationTests {
 	}
 
 	@Test
+	void aReportRunNowAnswersWithItsResultOnceAWorkerRanIt() {
+		long users = jdbc.sql("SELECT count(*) FROM app_user").query(Long.class).single();
+
+		Map<String, Object> answer = http.post().uri("/reports/now")
+			.retrieve()
+			.body(new ParameterizedTypeReference<Map<String, Object>>() {
+			});
+
+		assertThat(answer).containsEntry("users", (int) users);
+		assertThat(job(((Number) answer.get("jobId")).longValue())).containsEntry("state", "succeeded");
+	}
+
+	@Test
 	void aDuplicateRegistrationIsRefusedAndEnqueuesNothing() {
 		http.post().uri("/users").contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("email", "alan@example.com", "name", "Alan"))

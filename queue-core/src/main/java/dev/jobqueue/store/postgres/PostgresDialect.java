@@ -35,6 +35,12 @@ public final class PostgresDialect implements Dialect {
 		return notify ? new PostgresNotificationListener(dataSource, queues) : null;
 	}
 
+	/** As {@link #wakeups}: none without notify. */
+	@Override
+	public WakeupSource finishes(DataSource dataSource, boolean notify) {
+		return notify ? PostgresNotificationListener.finishes(dataSource) : null;
+	}
+
 	@Override
 	public TransactionOperations handlerTransactions(TransactionOperations transactions) {
 		return transactions;

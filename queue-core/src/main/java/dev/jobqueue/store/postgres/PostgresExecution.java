@@ -85,7 +85,7 @@ final class PostgresExecution {
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
-				          j.priority, j.lease_token, j.run_at, j.started_at""")
+				          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes""")
 			.param("queue", queue)
 			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
 			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))
@@ -94,7 +94,7 @@ final class PostgresExecution {
 			.param("leaseMillis", lease.toMillis())
 			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
 					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
-					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11)))
+					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11), rs.getInt(12)))
 			.list();
 		// RETURNING gives no order; hand the jobs out in claim order.
 		return ClaimOrder.sort(claimed);
@@ -140,15 +140,20 @@ final class PostgresExecution {
 	boolean complete(Lease lease, String resultJson) {
 		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
 		// handler's transaction, and now() is when that transaction began.
-		return jdbc.sql("""
+		// Awaiters hear of every finish on jobqueue_finished (see completeAll).
+		return !jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
 				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
 			.param("result", resultJson)
 			.param("id", lease.jobId())
 			.param("token", lease.token())
-			.update() == 1;
+			.param("notify", notify)
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
 	}
 
 	Set<Lease> completeAll(Collection<Completion> completions) {
@@ -160,6 +165,9 @@ final class PostgresExecution {
 		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
 		// lease comes back as lost. The class comment says how a row finds its token and result. The time
 		// is statement_timestamp(), as the claim's is (a test's drain completes inside the test's transaction).
+		// Awaiters (JobQueue.await) are told on jobqueue_finished, with no payload: they look their jobs up
+		// again. PostgreSQL sends identical notifications of one transaction once, so the batch costs one
+		// notification, whatever its size; a payload naming each job would cost one per job.
 		List<Lease> written = jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
@@ -176,7 +184,8 @@ final class PostgresExecution {
 				    finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
 				FROM locked CROSS JOIN async_commit
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
-				RETURNING j.id, j.lease_token""")
+				RETURNING j.id, j.lease_token, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+			.param("notify", notify)
 			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
 			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
@@ -212,22 +221,26 @@ final class PostgresExecution {
 			.update() == 1;
 	}
 
-	/** Like {@link #retryLater}: an entry on the error history, the statement's own time. */
+	/** Like {@link #retryLater}: an entry on the error history, the statement's own time; awaiters told. */
 	boolean fail(Lease lease, String error) {
-		return jdbc.sql("""
+		return !jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
 				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
 				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
 				                                                     'worker', lease_owner, 'message', :entry)),
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
-			.update() == 1;
+			.param("notify", notify)
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
 	}
 
 	boolean release(Lease lease) {

@@ -41,6 +41,8 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresMaintenance maintenance;
 
+	private final PostgresHandlerControl control;
+
 	private final PostgresVacuum vacuum;
 
 	private final PostgresSchedules schedules;
@@ -74,6 +76,7 @@ public final class PostgresJobStore implements JobStore {
 		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
+		this.control = new PostgresHandlerControl(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
 		this.testSupport = new PostgresTestSupport(jdbc);
@@ -101,7 +104,17 @@ public final class PostgresJobStore implements JobStore {
 
 	@Override
 	public boolean cancel(long id) {
-		return maintenance.cancel(id);
+		return control.cancel(id);
+	}
+
+	@Override
+	public Set<Lease> cancelled(Collection<Lease> leases) {
+		return control.cancelled(leases);
+	}
+
+	@Override
+	public boolean snooze(Lease lease, Duration delay) {
+		return control.snooze(lease, delay);
 	}
 
 	@Override

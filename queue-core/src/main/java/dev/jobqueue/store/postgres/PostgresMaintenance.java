@@ -35,12 +35,6 @@ final class PostgresMaintenance {
 			.optional();
 	}
 
-	boolean cancel(long id) {
-		return jdbc.sql("""
-				UPDATE jobqueue_job SET state = 'cancelled', finished_at = now()
-				WHERE id = :id AND state = 'ready'""").param("id", id).update() == 1;
-	}
-
 	boolean retryDead(long id) {
 		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
 		// break the unique index, and its error would abort the caller's transaction.

@@ -29,6 +29,11 @@ import dev.jobqueue.store.WakeupSource;
  * listener sends a statement on it with a network timeout of {@link #PROBE_TIMEOUT}; a probe without
  * an answer counts as a broken connection. Whatever the listener meets, it logs and carries on.
  *
+ * <p>{@link #finishes(DataSource)} listens on {@code jobqueue_finished} instead, for the awaiters of jobs
+ * ({@code JobQueue.await}): those notifications carry no payload, and it wakes (with an empty name) each
+ * time it starts listening, the first time included, so that jobs that finished before it listened are
+ * looked up then.
+ *
  * <p>Not for PgBouncer in transaction pooling mode, where a LISTEN does not stay on one server
  * connection: use {@link PostgresJobStore#PostgresJobStore(DataSource, boolean) a store that does
  * not notify} and no listener there.
@@ -52,6 +57,12 @@ public final class PostgresNotificationListener implements WakeupSource {
 
 	private final List<String> queues;
 
+	/** {@code LISTEN} and the channel: one of two constants, never built from input. */
+	private final String listen;
+
+	/** Whether every subscribe wakes the queues, the first one too, rather than only one after a break. */
+	private final boolean wakeOnEverySubscribe;
+
 	private volatile boolean running;
 
 	private Thread thread;
@@ -61,8 +72,20 @@ public final class PostgresNotificationListener implements WakeupSource {
 	 * @param queues the queues to wake after a reconnect, those the runtime works
 	 */
 	public PostgresNotificationListener(DataSource dataSource, Collection<String> queues) {
+		this(dataSource, queues, "LISTEN jobqueue_ready", false);
+	}
+
+	private PostgresNotificationListener(DataSource dataSource, Collection<String> queues, String listen,
+			boolean wakeOnEverySubscribe) {
 		this.dataSource = dataSource;
 		this.queues = List.copyOf(queues);
+		this.listen = listen;
+		this.wakeOnEverySubscribe = wakeOnEverySubscribe;
+	}
+
+	/** Wakes awaiters (with an empty name) whenever jobs may have finished; see the class comment. */
+	public static PostgresNotificationListener finishes(DataSource dataSource) {
+		return new PostgresNotificationListener(dataSource, List.of(""), "LISTEN jobqueue_finished", true);
 	}
 
 	@Override
@@ -71,7 +94,8 @@ public final class PostgresNotificationListener implements WakeupSource {
 			return;
 		}
 		running = true;
-		thread = new Thread(() -> listen(wake), "jobqueue-notifications");
+		thread = new Thread(() -> listen(wake), wakeOnEverySubscribe ? "jobqueue-finish-notifications"
+				: "jobqueue-notifications");
 		thread.setDaemon(true);
 		thread.start();
 	}
@@ -122,6 +146,8 @@ public final class PostgresNotificationListener implements WakeupSource {
 				PGConnection pg = subscribe(connection);
 				if (recovering) {
 					log.info("jobqueue is listening for notifications again; waking every queue for those missed");
+				}
+				if (recovering || wakeOnEverySubscribe) {
 					queues.forEach(wake);
 				}
 				receive(connection, pg, wake);
@@ -152,7 +178,7 @@ public final class PostgresNotificationListener implements WakeupSource {
 	 * The network timeout bounds every statement on this connection, the probes included; the driver's wait
 	 * for notifications sets its own shorter one and puts this one back.
 	 */
-	private static PGConnection subscribe(Connection connection) throws SQLException {
+	private PGConnection subscribe(Connection connection) throws SQLException {
 		connection.setAutoCommit(true);
 		connection.setNetworkTimeout(Runnable::run, (int) PROBE_TIMEOUT.toMillis());
 		listen(connection);
@@ -160,9 +186,9 @@ public final class PostgresNotificationListener implements WakeupSource {
 	}
 
 	/** Also the probe: it needs an answer from the server, changes nothing, and keeps the backend's query text. */
-	private static void listen(Connection connection) throws SQLException {
+	private void listen(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			statement.execute("LISTEN jobqueue_ready");
+			statement.execute(listen);
 		}
 	}
 

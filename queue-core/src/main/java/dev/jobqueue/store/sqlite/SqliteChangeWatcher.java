@@ -27,6 +27,10 @@ import dev.jobqueue.store.WakeupSource;
  * the stream of commits of running jobs does not send idle pollers claiming for nothing. Jobs that become
  * due later, with no commit, are found by the pollers' own look-ahead (see {@code QueuePoller}), which
  * spans a poll interval.
+ *
+ * <p>{@link #finishes(DataSource, Duration)} watches for the awaiters of jobs ({@code JobQueue.await})
+ * instead: every change, the first read included, wakes them (with an empty name), and they look their
+ * jobs up again.
  */
 public final class SqliteChangeWatcher implements WakeupSource {
 
@@ -43,6 +47,9 @@ public final class SqliteChangeWatcher implements WakeupSource {
 
 	private final Duration interval;
 
+	/** Whether every change wakes (with an empty name) rather than the queues with a due job. */
+	private final boolean everyChange;
+
 	private Thread thread;
 
 	/**
@@ -50,15 +57,27 @@ public final class SqliteChangeWatcher implements WakeupSource {
 	 * @param queues the queues to wake, those the runtime works
 	 */
 	public SqliteChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval) {
+		this(dataSource, queues, interval, false);
+	}
+
+	private SqliteChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval,
+			boolean everyChange) {
 		this.dataSource = dataSource;
 		this.queues = List.copyOf(queues);
 		this.interval = interval;
+		this.everyChange = everyChange;
+	}
+
+	/** Wakes awaiters (with an empty name) at every commit of another connection; see the class comment. */
+	public static SqliteChangeWatcher finishes(DataSource dataSource, Duration interval) {
+		return new SqliteChangeWatcher(dataSource, List.of(), interval, true);
 	}
 
 	@Override
 	public synchronized void start(Consumer<String> wake) {
 		if (thread == null) {
-			thread = new Thread(() -> watch(wake), "jobqueue-sqlite-watcher");
+			thread = new Thread(() -> watch(wake), everyChange ? "jobqueue-sqlite-finish-watcher"
+					: "jobqueue-sqlite-watcher");
 			thread.setDaemon(true);
 			thread.start();
 		}
@@ -106,7 +125,11 @@ public final class SqliteChangeWatcher implements WakeupSource {
 			long seen = Long.MIN_VALUE;
 			do {
 				long current = read(version);
-				if (current != seen) {
+				if (current != seen && everyChange) {
+					seen = current;
+					wake.accept("");
+				}
+				else if (current != seen) {
 					seen = current;
 					for (String queue : queues) {
 						due.setString(1, queue);

@@ -36,6 +36,11 @@ public final class SqliteDialect implements Dialect {
 	}
 
 	@Override
+	public WakeupSource finishes(DataSource dataSource, boolean notify) {
+		return SqliteChangeWatcher.finishes(dataSource, SqliteChangeWatcher.DEFAULT_INTERVAL);
+	}
+
+	@Override
 	public TransactionOperations handlerTransactions(TransactionOperations transactions) {
 		return SqliteDataSources.forHandlers(transactions);
 	}

@@ -31,6 +31,7 @@ import dev.jobqueue.store.ScheduleState;
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
+ * {@link SqliteHandlerControl} (snooze, cancel),
  * {@link SqliteSchedules} (recurring jobs), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
@@ -47,6 +48,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenance maintenance;
 
+	private final SqliteHandlerControl control;
+
 	private final SqliteSchedules schedules;
 	private final SqliteTestSupport testSupport;
 
@@ -59,6 +62,7 @@ public final class SqliteJobStore implements JobStore {
 		this.enqueue = new SqliteEnqueue(jdbc, statements, transactions);
 		this.leases = new SqliteLeases(jdbc, statements);
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
+		this.control = new SqliteHandlerControl(jdbc, statements);
 		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
@@ -92,9 +96,17 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean cancel(long id) {
-		return statements.write("cancel", () -> jdbc.sql("""
-				UPDATE jobqueue_job SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				WHERE id = :id AND state = 'ready'""").param("id", id).update()) == 1;
+		return control.cancel(id);
+	}
+
+	@Override
+	public Set<Lease> cancelled(Collection<Lease> leases) {
+		return control.cancelled(leases);
+	}
+
+	@Override
+	public boolean snooze(Lease lease, Duration delay) {
+		return control.snooze(lease, delay);
 	}
 
 	@Override
