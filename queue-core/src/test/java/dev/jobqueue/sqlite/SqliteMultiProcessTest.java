@@ -114,7 +114,10 @@ class SqliteMultiProcessTest {
 			Process victim = startWorker(processes, "victim");
 			startWorker(processes, "survivor-1");
 			startWorker(processes, "survivor-2");
-			await().atMost(Duration.ofSeconds(60)).until(() -> succeeded() >= BACKLOG / 4);
+			// The victim must be working when it dies: on a loaded machine its JVM may start after the
+			// others have run a quarter of the backlog.
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> succeeded() >= BACKLOG / 4 && executionsStartedBy("victim") > 0);
 
 			victim.destroyForcibly().waitFor();
 			long killedAt = System.currentTimeMillis();
@@ -162,6 +165,13 @@ class SqliteMultiProcessTest {
 	private static Process startEnqueuer(WorkerProcesses processes, int count) throws IOException {
 		return processes.start(EnqueuerProcess.class, "enqueuer", database.jdbcUrl(),
 				String.valueOf(ENQUEUED_PER_SECOND), String.valueOf(count), String.valueOf(HANDLER_MILLIS));
+	}
+
+	private long executionsStartedBy(String worker) {
+		return jdbc.sql("SELECT count(*) FROM test_execution WHERE worker = :worker")
+			.param("worker", worker)
+			.query(Long.class)
+			.single();
 	}
 
 	private static long succeeded() {
