@@ -37,7 +37,7 @@ class ReportController {
 		if (job.state() != JobState.succeeded) {
 			return ResponseEntity.internalServerError().build();
 		}
-		return ResponseEntity.ok(new UserCount(id, Long.parseLong(job.result())));
+		return ResponseEntity.ok(new UserCount(id, jobs.result(id, Long.class).orElseThrow()));
 	}
 
 	@ExceptionHandler(AwaitTimeoutException.class)
