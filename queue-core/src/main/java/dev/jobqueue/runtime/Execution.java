@@ -13,9 +13,7 @@ import dev.jobqueue.store.Lease;
  * its timeout passed, or the node stops. Interrupting and finishing synchronize on the execution so that a late interrupt can
  * never hit the thread after it moved on to another job.
  */
-final class Execution implements JobContext {
-
-	private final ClaimedJob job;
+final class Execution extends ClaimedJobContext {
 
 	/** How long after {@link #leaseGrantedAt} this node stops believing it holds the lease. */
 	private final long fenceNanos;
@@ -49,17 +47,14 @@ final class Execution implements JobContext {
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
 	 */
 	Execution(ClaimedJob job, long claimSentAt, Duration fence) {
-		this.job = job;
+		super(job);
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
 	}
 
-	ClaimedJob job() {
-		return job;
-	}
 
 	Lease lease() {
-		return job.lease();
+		return job().lease();
 	}
 
 	/**
@@ -184,35 +179,11 @@ final class Execution implements JobContext {
 		return stopping;
 	}
 
-	@Override
-	public long jobId() {
-		return job.id();
-	}
 
-	@Override
-	public String kind() {
-		return job.kind();
-	}
 
-	@Override
-	public String queue() {
-		return job.queue();
-	}
 
-	@Override
-	public int attempt() {
-		return job.attempt();
-	}
 
-	@Override
-	public int maxAttempts() {
-		return job.maxAttempts();
-	}
 
-	@Override
-	public long leaseToken() {
-		return job.lease().token();
-	}
 
 	@Override
 	public boolean isLeaseHeld() {

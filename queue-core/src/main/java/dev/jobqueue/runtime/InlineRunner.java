@@ -3,7 +3,6 @@ package dev.jobqueue.runtime;
 import java.time.Instant;
 
 import dev.jobqueue.EnqueueOptions;
-import dev.jobqueue.JobContext;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
@@ -72,36 +71,10 @@ public final class InlineRunner {
 	}
 
 	/** The context of a job run inline: its first attempt, a lease that is never lost. */
-	private record InlineContext(ClaimedJob job) implements JobContext {
+	private static final class InlineContext extends ClaimedJobContext {
 
-		@Override
-		public long jobId() {
-			return job.id();
-		}
-
-		@Override
-		public String kind() {
-			return job.kind();
-		}
-
-		@Override
-		public String queue() {
-			return job.queue();
-		}
-
-		@Override
-		public int attempt() {
-			return job.attempt();
-		}
-
-		@Override
-		public int maxAttempts() {
-			return job.maxAttempts();
-		}
-
-		@Override
-		public long leaseToken() {
-			return job.lease().token();
+		InlineContext(ClaimedJob job) {
+			super(job);
 		}
 
 		@Override
