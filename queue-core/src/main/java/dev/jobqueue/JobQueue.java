@@ -1,7 +1,9 @@
 package dev.jobqueue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -99,6 +101,50 @@ public interface JobQueue {
 	 * kind holds, naming that job; the dead job stays dead and nothing is written
 	 */
 	boolean retry(long id);
+
+	/**
+	 * Pauses {@code queue} on every node until it is {@link #resume(String) resumed}: no claim that starts
+	 * after the pause commits takes a job of it, so every node stops starting its jobs within a poll interval
+	 * (at once, for a poller between claims). Jobs already running finish as usual, and jobs can still be
+	 * enqueued to it. The pause is kept in the database: it outlives every node's restart. Returns whether the
+	 * queue was not paused already.
+	 *
+	 * @throws IllegalArgumentException for a name that is no queue name ({@code [A-Za-z0-9_.-]{1,100}}), and
+	 * for a queue unknown here, a likely typo: one this node does not work, that no handler here names, that is
+	 * not {@code default}, was never paused and has no ready or running job in the database. Nothing is
+	 * written then.
+	 */
+	boolean pause(String queue);
+
+	/**
+	 * Lifts the pause of {@code queue}; returns whether it was paused. This node's poller of the queue wakes
+	 * once the resume commits; those of other nodes at once on PostgreSQL with notifications (and on SQLite,
+	 * whose processes watch the file), else within a poll interval.
+	 * @throws IllegalArgumentException for a name that is no queue name; nothing is written then
+	 */
+	boolean resume(String queue);
+
+	/**
+	 * Pauses the jobs of {@code kind}, in every queue, on every node, as {@link #pause(String)} pauses a
+	 * queue's; returns whether the kind was not paused already.
+	 * @throws IllegalArgumentException for a blank kind, one holding U+0000, or one unknown here as for
+	 * {@link #enqueue(String, Object, EnqueueOptions)} (no handler here serves it and it was not declared
+	 * external); nothing is written then
+	 */
+	boolean pauseKind(String kind);
+
+	/**
+	 * Lifts the pause of {@code kind}; returns whether it was paused. This node's poller of the queue of the
+	 * kind's handler wakes at once; jobs of the kind in other queues start within a poll interval.
+	 * @throws IllegalArgumentException for a blank kind or one holding U+0000; nothing is written then
+	 */
+	boolean resumeKind(String kind);
+
+	/** The queues paused in the whole cluster, in name order, each with when it was paused. */
+	Map<String, Instant> pausedQueues();
+
+	/** The kinds paused in the whole cluster, in name order, each with when it was paused. */
+	Map<String, Instant> pausedKinds();
 
 	private static String kindOf(JobArgs args) {
 		if (args == null) {

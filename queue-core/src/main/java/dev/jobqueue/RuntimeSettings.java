@@ -2,7 +2,9 @@ package dev.jobqueue;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How the workers of one node run: which queues with how many threads, the lease and its heartbeat, the
@@ -30,6 +32,8 @@ public final class RuntimeSettings {
 	public static final int DEFAULT_MAX_PAYLOAD_LENGTH = 1024 * 1024;
 
 	private final Map<String, Integer> queues;
+
+	private final Set<String> initiallyPaused;
 
 	private final Duration pollInterval;
 
@@ -65,6 +69,7 @@ public final class RuntimeSettings {
 
 	private RuntimeSettings(Builder builder) {
 		this.queues = Map.copyOf(builder.queues);
+		this.initiallyPaused = Set.copyOf(builder.initiallyPaused);
 		this.pollInterval = builder.pollInterval;
 		this.lease = builder.lease;
 		this.heartbeatInterval = builder.heartbeatInterval;
@@ -98,9 +103,17 @@ public final class RuntimeSettings {
 		return new Builder(this);
 	}
 
-	/** The queues this node works, with each one's concurrency (threads). */
+	/** The queues this node works, with each one's concurrency (threads); never one of concurrency 0. */
 	public Map<String, Integer> queues() {
 		return queues;
+	}
+
+	/**
+	 * The queues that start out paused in the whole cluster: a worker node pauses each when it starts, before
+	 * it claims, unless the queue was ever paused or resumed before (see {@link Builder#initiallyPaused}).
+	 */
+	public Set<String> initiallyPaused() {
+		return initiallyPaused;
 	}
 
 	/** How long a poller sleeps when nothing wakes it. */
@@ -192,7 +205,7 @@ public final class RuntimeSettings {
 
 	@Override
 	public String toString() {
-		return "RuntimeSettings[queues=" + queues + ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
+		return "RuntimeSettings[queues=" + queues + ", initiallyPaused=" + initiallyPaused + ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
 				+ ", pollInterval=" + pollInterval + "]";
 	}
 
@@ -200,6 +213,8 @@ public final class RuntimeSettings {
 	public static final class Builder {
 
 		private final Map<String, Integer> queues = new LinkedHashMap<>();
+
+		private final Set<String> initiallyPaused = new LinkedHashSet<>();
 
 		private Duration pollInterval = Duration.ofSeconds(1);
 
@@ -239,6 +254,7 @@ public final class RuntimeSettings {
 
 		private Builder(RuntimeSettings settings) {
 			queues(settings.queues);
+			initiallyPaused.addAll(settings.initiallyPaused);
 			pollInterval = settings.pollInterval;
 			lease = settings.lease;
 			heartbeatInterval = settings.heartbeatInterval;
@@ -264,12 +280,31 @@ public final class RuntimeSettings {
 			return this;
 		}
 
-		/** Works {@code name} with {@code concurrency} threads, besides the queues set before. */
+		/**
+		 * Works {@code name} with {@code concurrency} threads, besides the queues set before; 0 takes it off
+		 * this node, {@code default} included (a node dedicated to other queues): its jobs wait for a node
+		 * that works it.
+		 */
 		public Builder queue(String name, int concurrency) {
 			QueueNames.requireValid(name, "queue name");
-			Validate.isTrue(concurrency >= 1, "queues." + name + ".concurrency",
-					"must be at least 1, was " + concurrency);
-			queues.put(name, concurrency);
+			Validate.isTrue(concurrency >= 0, "queues." + name + ".concurrency",
+					"must not be negative (0: not worked on this node), was " + concurrency);
+			if (concurrency == 0) {
+				queues.remove(name);
+			}
+			else {
+				queues.put(name, concurrency);
+			}
+			return this;
+		}
+
+		/**
+		 * Starts queue {@code name} paused in the whole cluster, once: a worker node pauses it as it starts
+		 * unless the queue was ever paused or resumed before, so a restart never undoes an operator's resume.
+		 * For a queue that must not run until someone says so, such as a new backfill.
+		 */
+		public Builder initiallyPaused(String name) {
+			initiallyPaused.add(QueueNames.requireValid(name, "initially paused queue name"));
 			return this;
 		}
 

@@ -182,7 +182,10 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
-		/** Works queue {@code name} with {@code concurrency} threads, besides {@code default}. */
+		/**
+		 * Works queue {@code name} with {@code concurrency} threads, besides {@code default}; 0 takes the queue
+		 * off this node ({@code queue("default", 0)} for a node that works only the queues named here).
+		 */
 		public Builder queue(String name, int concurrency) {
 			settings.queue(name, concurrency);
 			return this;

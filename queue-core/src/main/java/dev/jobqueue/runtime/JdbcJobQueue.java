@@ -1,6 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -25,6 +26,7 @@ import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,6 +53,8 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final JobAwaiter awaiter;
 
+	private final QueuePauses pauses;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -73,6 +77,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.defaultRetryPolicy = settings.retryPolicy();
 		this.listener = listener;
 		this.wakeup = wakeup;
+		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 	}
 
 	/**
@@ -178,6 +183,36 @@ public final class JdbcJobQueue implements JobQueue {
 					+ holder + "; retry it once that job has finished");
 		});
 		return false;
+	}
+
+	@Override
+	public boolean pause(String queue) {
+		return pauses.pause(queue);
+	}
+
+	@Override
+	public boolean resume(String queue) {
+		return pauses.resume(queue);
+	}
+
+	@Override
+	public boolean pauseKind(String kind) {
+		return pauses.pauseKind(kind);
+	}
+
+	@Override
+	public boolean resumeKind(String kind) {
+		return pauses.resumeKind(kind);
+	}
+
+	@Override
+	public Map<String, Instant> pausedQueues() {
+		return pauses.paused(PauseScope.queue);
+	}
+
+	@Override
+	public Map<String, Instant> pausedKinds() {
+		return pauses.paused(PauseScope.kind);
 	}
 
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options,

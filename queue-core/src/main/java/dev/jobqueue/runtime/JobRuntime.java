@@ -20,6 +20,7 @@ import org.springframework.transaction.support.TransactionOperations;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -140,8 +141,8 @@ public final class JobRuntime {
 	}
 
 	/**
-	 * Starts every role; fails first, starting none, when the upcasters do not lead to their handlers or a
-	 * schedule does not fit its handler.
+	 * Starts every role; fails first, starting none, when the upcasters do not lead to their handlers, a
+	 * schedule does not fit its handler, or the initial pauses cannot be written.
 	 */
 	public synchronized void start() {
 		if (running) {
@@ -149,6 +150,7 @@ public final class JobRuntime {
 		}
 		handlers.verifyUpcasters();
 		List<ScheduledJob> schedules = ScheduledJobs.resolve(handlers, json, settings.retryPolicy());
+		pauseInitially();
 		running = true;
 		completions.start();
 		settings.queues().forEach(this::startQueue);
@@ -163,6 +165,15 @@ public final class JobRuntime {
 		}
 		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
+	}
+
+	/** Before the first claim: a queue meant to start paused must not start a job first. */
+	private void pauseInitially() {
+		for (String queue : settings.initiallyPaused()) {
+			if (ownStore.pauseUnlessRecorded(PauseScope.queue, queue)) {
+				log.info("Queue '{}' starts out paused, for every node, until resumed", queue);
+			}
+		}
 	}
 
 	/** The scheduler, when this node declares schedules: a thread of its own, its passes watched for health. */

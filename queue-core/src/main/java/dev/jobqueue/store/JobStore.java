@@ -67,8 +67,8 @@ public interface JobStore {
 	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is a key of {@code versions} and whose
 	 * payload version is at most that key's value, in claim order (priority, run-at, id), leasing them to
 	 * {@code owner} for {@code lease}. Jobs of other kinds, and jobs of a payload version newer than the
-	 * caller reads, stay ready, untouched, for a node that serves them. Never hands the same job to two
-	 * callers.
+	 * caller reads, stay ready, untouched, for a node that serves them; so do all jobs of a paused queue and
+	 * those of a paused kind ({@link #pause}). Never hands the same job to two callers.
 	 *
 	 * @param versions per kind the caller serves, the newest payload version it reads
 	 */
@@ -78,6 +78,7 @@ public interface JobStore {
 	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with
 	 * {@code versions} is due, by the database's clock, when one is due within {@code horizon}; zero or
 	 * negative when one is due already (another claim holds it, or it became due since the last claim).
+	 * Jobs {@link #claim} would pass over as paused do not count.
 	 * Empty when none is due within the horizon. Reads the ready index, never the table: what a poller asks
 	 * before it sleeps, so that it wakes when the job is due rather than at its next poll.
 	 */
@@ -156,6 +157,27 @@ public interface JobStore {
 	 * makes each fire time enqueue one job in the whole cluster.
 	 */
 	boolean fireSchedule(ScheduleFiring firing);
+
+	/**
+	 * Pauses {@code name} for every node: from the next claim on, no claim takes a job of a paused queue, nor
+	 * of a paused kind in any queue; running jobs are left alone. Returns whether it was not paused before.
+	 */
+	boolean pause(PauseScope scope, String name);
+
+	/**
+	 * Lifts a pause; returns whether {@code name} was paused. A resumed queue wakes the pollers of other nodes
+	 * where the database can tell them (PostgreSQL's notifications).
+	 */
+	boolean resume(PauseScope scope, String name);
+
+	/**
+	 * Pauses {@code name} unless it was ever paused (and perhaps resumed since): the first start of a setting
+	 * that a queue begins paused, which must never undo an operator's resume. Returns whether it paused.
+	 */
+	boolean pauseUnlessRecorded(PauseScope scope, String name);
+
+	/** The paused names of {@code scope}, in name order, each with when it was paused. */
+	Map<String, Instant> paused(PauseScope scope);
 
 	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();

@@ -14,7 +14,7 @@ public interface TestDatabase extends AutoCloseable {
 
 	JobStore store();
 
-	/** Deletes every job and schedule, so that each test starts from an empty queue, and lifts {@link #refusePoison()}. */
+	/** Deletes every job, schedule and pause, so that each test starts from an empty queue, and lifts {@link #refusePoison()}. */
 	void reset();
 
 	/**

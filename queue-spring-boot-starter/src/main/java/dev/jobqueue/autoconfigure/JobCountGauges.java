@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,18 +17,20 @@ import dev.jobqueue.JobContext;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PauseScope;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Gauges {@code jobqueue.jobs} by queue and state. The counts come from grouped queries whose results
+ * Gauges {@code jobqueue.jobs} by queue and state, and {@code jobqueue.queue.paused} by queue. The counts come from grouped queries whose results
  * are cached: however often the registry is scraped, and however many gauges read them, the database
  * answers at most once per period. Ready and running jobs, the ones someone on call watches, are
  * counted every {@link #REFRESH} from the partial indexes that hold just them. The finished states are
  * counted every {@link #FINISHED_REFRESH}, because that count scans every finished row the table keeps
  * (a day of succeeded jobs by default). They are counts of the whole table, so every node reports the
- * same values. A queue gets its gauges when it is configured, found at startup, or seen in an enqueue
+ * same values. The paused queues are read every {@link #REFRESH} too, from their small table. A queue
+ * gets its gauges when it is configured, found at startup (with jobs, or paused), or seen in an enqueue
  * or a claim; registering never happens inside a scrape.
  */
 final class JobCountGauges implements MeterBinder, JobListener {
@@ -40,15 +43,18 @@ final class JobCountGauges implements MeterBinder, JobListener {
 
 	private final Set<String> queues = new LinkedHashSet<>();
 
-	private final CachedCounts unfinished;
+	private final Cached<Map<String, Map<JobState, Long>>> unfinished;
 
-	private final CachedCounts all;
+	private final Cached<Map<String, Map<JobState, Long>>> all;
+
+	private final Cached<Map<String, Instant>> paused;
 
 	private MeterRegistry registry;
 
 	JobCountGauges(JobStore store, Collection<String> configuredQueues, LongSupplier nanoClock) {
-		this.unfinished = new CachedCounts(store::countUnfinishedByQueue, REFRESH, nanoClock);
-		this.all = new CachedCounts(store::countByQueueAndState, FINISHED_REFRESH, nanoClock);
+		this.unfinished = new Cached<>(store::countUnfinishedByQueue, Map.of(), REFRESH, nanoClock);
+		this.all = new Cached<>(store::countByQueueAndState, Map.of(), FINISHED_REFRESH, nanoClock);
+		this.paused = new Cached<>(() -> store.paused(PauseScope.queue), Map.of(), REFRESH, nanoClock);
 		this.queues.addAll(configuredQueues);
 	}
 
@@ -62,6 +68,7 @@ final class JobCountGauges implements MeterBinder, JobListener {
 		known.forEach(queue -> registerGauges(registry, queue));
 		all.current().keySet().forEach(this::register);
 		unfinished.current().keySet().forEach(this::register);
+		paused.current().keySet().forEach(this::register);
 	}
 
 	@Override
@@ -76,8 +83,14 @@ final class JobCountGauges implements MeterBinder, JobListener {
 
 	/** How many jobs of {@code queue} are in {@code state}, as of the last refresh of that state's count. */
 	double count(String queue, JobState state) {
-		CachedCounts counts = (state == JobState.ready || state == JobState.running) ? unfinished : all;
+		Cached<Map<String, Map<JobState, Long>>> counts = (state == JobState.ready || state == JobState.running)
+				? unfinished : all;
 		return counts.current().getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
+	}
+
+	/** 1 when {@code queue} is paused, 0 when not, as of the last read of the paused queues. */
+	double paused(String queue) {
+		return paused.current().containsKey(queue) ? 1 : 0;
 	}
 
 	/** Registers the gauges of a queue not seen before; no lock is held while the registry works. */
@@ -101,46 +114,54 @@ final class JobCountGauges implements MeterBinder, JobListener {
 				.strongReference(true)
 				.register(target);
 		}
+		Gauge.builder("jobqueue.queue.paused", this, gauges -> gauges.paused(queue))
+			.description("1 while the queue is paused on every node, 0 otherwise; read at most every "
+					+ REFRESH.toSeconds() + " s")
+			.tags("queue", queue)
+			.strongReference(true)
+			.register(target);
 	}
 
-	/** The result of one counting query, asked again once it is older than its period. */
-	private static final class CachedCounts {
+	/** The result of one query, asked again once it is older than its period. */
+	private static final class Cached<T> {
 
-		private final Supplier<Map<String, Map<JobState, Long>>> query;
+		private final Supplier<T> query;
 
 		private final long periodNanos;
 
 		private final LongSupplier nanoClock;
 
-		private Map<String, Map<JobState, Long>> counts = Map.of();
+		private T value;
 
 		private long refreshedAt;
 
 		private boolean loaded;
 
-		CachedCounts(Supplier<Map<String, Map<JobState, Long>>> query, Duration period, LongSupplier nanoClock) {
+		/** @param initial the value until the query first answers */
+		Cached(Supplier<T> query, T initial, Duration period, LongSupplier nanoClock) {
 			this.query = query;
+			this.value = initial;
 			this.periodNanos = period.toNanos();
 			this.nanoClock = nanoClock;
 		}
 
-		synchronized Map<String, Map<JobState, Long>> current() {
+		synchronized T current() {
 			long now = nanoClock.getAsLong();
 			if (!loaded || now - refreshedAt >= periodNanos) {
 				loaded = true;
 				refreshedAt = now;
 				try {
-					counts = query.get();
+					value = query.get();
 				}
 				catch (VirtualMachineError ex) {
 					throw ex;
 				}
 				catch (Throwable ex) {
-					// Keep the last counts; the next refresh tries again. A gauge must never fail a scrape.
-					log.debug("Could not count jobs for the jobqueue.jobs gauges", ex);
+					// Keep the last value; the next refresh tries again. A gauge must never fail a scrape.
+					log.debug("Could not read the jobqueue gauges' values", ex);
 				}
 			}
-			return counts;
+			return value;
 		}
 	}
 }

@@ -32,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
- * state, the recurring jobs with their last and next fire times, one job (its last error included), and the
- * two operator actions — send a dead job back to ready, cancel a job that has not finished.
+ * state, the paused queues and kinds, the recurring jobs with their last and next fire times, one job (its
+ * last error included), and the operator actions — send a dead job back to ready, cancel a job that has not
+ * finished, pause or resume a queue or a kind.
  *
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
  * unrestricted}): exposing it to see the queue must not also let anyone who reaches it change jobs. A
@@ -67,21 +68,26 @@ public final class JobQueueEndpoint {
 
 	private final TimedCache<Map<String, Map<JobState, Long>>> counts;
 
+	private final EndpointPauses pauses;
+
 	JobQueueEndpoint(JobStore store, JobQueue queue, ObjectProvider<JobRuntime> runtime, Clock clock) {
 		this.store = store;
 		this.queue = queue;
 		this.runtime = runtime;
+		this.pauses = new EndpointPauses(queue);
 		this.counts = new TimedCache<>(clock, OVERVIEW_CACHE, this::countAll);
 	}
 
 	/**
 	 * Every queue in the database with its job count per state (zeros included), at most
-	 * {@link #OVERVIEW_CACHE} old, and this node's worker.
+	 * {@link #OVERVIEW_CACHE} old, this node's worker, and the paused queues and kinds, read at every request
+	 * (a small table): an operator who just paused one sees it at once.
 	 */
 	@ReadOperation
 	public Overview overview() {
 		JobRuntime workers = runtime.getIfAvailable();
-		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null, counts.get(), schedules());
+		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null, counts.get(),
+				queue.pausedQueues(), queue.pausedKinds(), schedules());
 	}
 
 	/**
@@ -125,6 +131,18 @@ public final class JobQueueEndpoint {
 		}
 		queue.find(id).ifPresent((job) -> answer.put("state", job.state()));
 		return new WebEndpointResponse<>(answer);
+	}
+
+	/**
+	 * Pauses or resumes a queue ({@code scope} {@code queue}) or a kind ({@code kind}) on every node, with
+	 * {@code action} {@code pause} or {@code resume}; says whether that changed its state, and whether it is
+	 * paused now. An unknown scope or action, a name that is no queue name, or a queue unknown here is a 400
+	 * naming why, and changes nothing.
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Map<String, Object>> pause(@Selector String scope, @Selector String name,
+			String action) {
+		return pauses.act(scope, name, action);
 	}
 
 	/** A small table, one row per schedule: read at every request. */
@@ -199,10 +217,12 @@ public final class JobQueueEndpoint {
 	 * @param database the queue's database ({@code postgresql}, {@code sqlite})
 	 * @param worker the lease owner name of this node's workers, {@code null} on an enqueue-only node
 	 * @param queues job counts per queue and state, for the whole database
+	 * @param pausedQueues the paused queues, each with when it was paused
+	 * @param pausedKinds the paused kinds, each with when it was paused
 	 * @param schedules every recurring job in the database, by name
 	 */
 	public record Overview(String database, String worker, Map<String, Map<JobState, Long>> queues,
-			List<ScheduleStatus> schedules) {
+			Map<String, Instant> pausedQueues, Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
 	}
 
 	/**

@@ -41,8 +41,8 @@ public class JobQueueProperties implements Validator {
 	private final Worker worker = new Worker();
 
 	/**
-	 * The queues this node works, by name. The 'default' queue is always present; jobs go there when
-	 * neither their handler nor the enqueue names a queue.
+	 * The queues this node works, by name. The 'default' queue is present unless its concurrency is set to 0;
+	 * jobs go there when neither their handler nor the enqueue names a queue.
 	 */
 	private final Map<String, Queue> queues = new LinkedHashMap<>(Map.of(RuntimeSettings.DEFAULT_QUEUE, new Queue()));
 
@@ -304,7 +304,12 @@ public class JobQueueProperties implements Validator {
 	/** The runtime's settings, from these properties, ready for customizers. */
 	RuntimeSettings.Builder runtimeSettings() {
 		RuntimeSettings.Builder settings = RuntimeSettings.builder().queues(Map.of());
-		queues.forEach((name, queue) -> settings.queue(name, queue.getConcurrency()));
+		queues.forEach((name, queue) -> {
+			settings.queue(name, queue.getConcurrency());
+			if (queue.isInitiallyPaused()) {
+				settings.initiallyPaused(name);
+			}
+		});
 		return settings.pollInterval(pollInterval)
 			.lease(leaseDuration)
 			.heartbeatInterval(heartbeatInterval)
@@ -463,8 +468,17 @@ public class JobQueueProperties implements Validator {
 	/** One queue this node works. */
 	public static class Queue {
 
-		/** How many jobs of this queue run at once on this node (threads). */
+		/**
+		 * How many jobs of this queue run at once on this node (threads). 0: this node does not work the
+		 * queue, 'default' included; its jobs wait for a node that does.
+		 */
 		private int concurrency = 8;
+
+		/**
+		 * Whether the queue starts out paused, for every node: a worker node pauses it as it starts, unless
+		 * the queue was ever paused or resumed before, so that a restart never undoes a resume.
+		 */
+		private boolean initiallyPaused;
 
 		public int getConcurrency() {
 			return concurrency;
@@ -472,6 +486,14 @@ public class JobQueueProperties implements Validator {
 
 		public void setConcurrency(int concurrency) {
 			this.concurrency = concurrency;
+		}
+
+		public boolean isInitiallyPaused() {
+			return initiallyPaused;
+		}
+
+		public void setInitiallyPaused(boolean initiallyPaused) {
+			this.initiallyPaused = initiallyPaused;
 		}
 	}
 

@@ -77,7 +77,10 @@ final class JobQueuePropertiesValidator {
 			errors.reject("invalid", "jobqueue.queues." + name + ": " + ex.getMessage());
 			return;
 		}
-		atLeast(errors, "queues[" + name + "].concurrency", "queues." + name + ".concurrency", queue.getConcurrency(), 1);
+		if (queue.getConcurrency() < 0) {
+			reject(errors, "queues[" + name + "].concurrency", "queues." + name + ".concurrency",
+					"must not be negative (0: not worked on this node), was " + queue.getConcurrency());
+		}
 	}
 
 	private static void validateRetry(JobQueueProperties.Retry retry, Errors errors) {

@@ -62,6 +62,10 @@ final class PostgresExecution {
 		// why, with the cost measured. The row's kind finds its newest readable version at the same position
 		// in :versions as in :kinds; a kind not in :kinds finds null, which no version is at or below. The
 		// lease token grows at every claim so that writes from any earlier execution are fenced off.
+		// Pauses are read in the same statement, so a pause committed before it starts holds on every node at
+		// once, with no cache to go stale: the queue's pause is a subquery on no column of the row, which the
+		// planner runs once (an InitPlan) and which stops the scan before it reads an entry; the paused kinds
+		// are read once into a hash (a hashed SubPlan; NOT IN is safe as name is never null), probed per row.
 		// Times are statement_timestamp(): the same as now() for a claim that is a transaction of its own, as
 		// the runtime's are; a test's drain (queue-test) claims inside the test's transaction, where now() is
 		// that transaction's start and a job enqueued in it would never be due.
@@ -71,6 +75,8 @@ final class PostgresExecution {
 				    SELECT id FROM jobqueue_job
 				    WHERE state = 'ready' AND queue = :queue AND run_at <= statement_timestamp()
 				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
+				      AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
+				      AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
 				    ORDER BY priority, run_at, id
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
@@ -105,7 +111,9 @@ final class PostgresExecution {
 	 * entry: one short descent per priority (0 – 9, the table's check) finds each priority's earliest job of
 	 * the served kinds and versions, read in run-at order, and the horizon bounds how far a descent walks
 	 * past jobs of other kinds. Ten index probes, whatever the backlog; the milliseconds are the database's,
-	 * rounded up, so a poller that sleeps them never wakes before the job is due.
+	 * rounded up, so a poller that sleeps them never wakes before the job is due. It passes over paused jobs
+	 * as the claim does: a paused queue with due jobs would otherwise send its poller claiming every few
+	 * milliseconds for nothing.
 	 */
 	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
@@ -117,9 +125,11 @@ final class PostgresExecution {
 				    WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
 				      AND run_at <= now() + :horizonMillis * interval '1 millisecond'
 				      AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
+				      AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
 				    ORDER BY run_at
 				    LIMIT 1
-				) AS next""")
+				) AS next
+				WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)""")
 			.param("queue", queue)
 			.param("horizonMillis", horizon.toMillis())
 			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))

@@ -21,6 +21,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 
@@ -28,8 +29,8 @@ import dev.jobqueue.store.ScheduleState;
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
- * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules} and, for
- * tests, {@link PostgresTestSupport}.
+ * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
+ * {@link PostgresPauses} and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -46,6 +47,9 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresVacuum vacuum;
 
 	private final PostgresSchedules schedules;
+
+	private final PostgresPauses pauses;
+
 	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
@@ -79,6 +83,7 @@ public final class PostgresJobStore implements JobStore {
 		this.control = new PostgresHandlerControl(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
+		this.pauses = new PostgresPauses(jdbc, notify);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -196,6 +201,26 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public boolean fireSchedule(ScheduleFiring firing) {
 		return schedules.fire(firing);
+	}
+
+	@Override
+	public boolean pause(PauseScope scope, String name) {
+		return pauses.pause(scope, name);
+	}
+
+	@Override
+	public boolean resume(PauseScope scope, String name) {
+		return pauses.resume(scope, name);
+	}
+
+	@Override
+	public boolean pauseUnlessRecorded(PauseScope scope, String name) {
+		return pauses.pauseUnlessRecorded(scope, name);
+	}
+
+	@Override
+	public Map<String, Instant> paused(PauseScope scope) {
+		return pauses.paused(scope);
 	}
 
 	@Override

@@ -23,8 +23,9 @@ import dev.jobqueue.store.WakeupSource;
  * the WAL index in shared memory and touches no table, so it can be read every few milliseconds, which
  * polling the jobs table could not.
  *
- * <p>A change wakes only the queues that now have a due job (one read of the ready index each), so that
- * the stream of commits of running jobs does not send idle pollers claiming for nothing. Jobs that become
+ * <p>A change wakes only the queues that now have a due job and are not paused (one read of the ready
+ * index each), so that the stream of commits of running jobs does not send idle pollers claiming for
+ * nothing; the commit of a resume wakes the resumed queue's pollers. Jobs that become
  * due later, with no commit, are found by the pollers' own look-ahead (see {@code QueuePoller}), which
  * spans a poll interval.
  *
@@ -119,6 +120,7 @@ public final class SqliteChangeWatcher implements WakeupSource {
 						SELECT 1 FROM jobqueue_job
 						WHERE state = 'ready' AND queue = ?
 						  AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+						  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = ? AND paused = 1)
 						LIMIT 1""")) {
 			// Nothing seen yet: the first read counts as a change, so that jobs committed while the watcher
 			// was starting are not left to the poll interval.
@@ -133,6 +135,7 @@ public final class SqliteChangeWatcher implements WakeupSource {
 					seen = current;
 					for (String queue : queues) {
 						due.setString(1, queue);
+						due.setString(2, queue);
 						if (hasRow(due)) {
 							wake.accept(queue);
 						}

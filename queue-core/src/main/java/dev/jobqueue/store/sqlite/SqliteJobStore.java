@@ -22,6 +22,7 @@ import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 
@@ -32,7 +33,7 @@ import dev.jobqueue.store.ScheduleState;
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteHandlerControl} (snooze, cancel),
- * {@link SqliteSchedules} (recurring jobs), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -51,6 +52,9 @@ public final class SqliteJobStore implements JobStore {
 	private final SqliteHandlerControl control;
 
 	private final SqliteSchedules schedules;
+
+	private final SqlitePauses pauses;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -64,6 +68,7 @@ public final class SqliteJobStore implements JobStore {
 		this.maintenance = new SqliteMaintenance(jdbc, statements);
 		this.control = new SqliteHandlerControl(jdbc, statements);
 		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
+		this.pauses = new SqlitePauses(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -208,6 +213,26 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public boolean fireSchedule(ScheduleFiring firing) {
 		return schedules.fire(firing);
+	}
+
+	@Override
+	public boolean pause(PauseScope scope, String name) {
+		return pauses.pause(scope, name);
+	}
+
+	@Override
+	public boolean resume(PauseScope scope, String name) {
+		return pauses.resume(scope, name);
+	}
+
+	@Override
+	public boolean pauseUnlessRecorded(PauseScope scope, String name) {
+		return pauses.pauseUnlessRecorded(scope, name);
+	}
+
+	@Override
+	public Map<String, Instant> paused(PauseScope scope) {
+		return pauses.paused(scope);
 	}
 
 	@Override

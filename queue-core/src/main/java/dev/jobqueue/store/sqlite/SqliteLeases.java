@@ -36,6 +36,8 @@ final class SqliteLeases {
 			    WHERE state = 'ready' AND queue = :queue
 			      AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 			      AND payload_version <= (SELECT value FROM json_each(:versions) WHERE key = kind)
+			      AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused = 1)
+			      AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused = 1)
 			    ORDER BY priority, run_at, id
 			    LIMIT :limit)
 			RETURNING id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
@@ -48,9 +50,11 @@ final class SqliteLeases {
 			            WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
 			              AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :horizonMillis
 			              AND payload_version <= (SELECT value FROM json_each(:versions) WHERE key = kind)
+			              AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused = 1)
 			            ORDER BY run_at
 			            LIMIT 1)) - CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-			FROM priorities""";
+			FROM priorities
+			WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused = 1)""";
 
 	private final JdbcClient jdbc;
 
@@ -69,7 +73,9 @@ final class SqliteLeases {
 		// of a payload version newer than it reads, are passed over, read from the row, as on PostgreSQL:
 		// :versions is a JSON object from kind to newest readable version, and a kind that is no key of it
 		// finds null, which no version is at or below. The lease token grows at every claim so that writes
-		// from any earlier execution are fenced off.
+		// from any earlier execution are fenced off. Pauses are read in the statement, as on PostgreSQL: the
+		// queue's once (a subquery on no column of the row), the paused kinds once into a transient index
+		// probed per row.
 		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql(CLAIM)
 			.param("queue", queue)
 			.param("versions", SqliteRows.versionsJson(versions))
@@ -83,8 +89,8 @@ final class SqliteLeases {
 	}
 
 	/**
-	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority): ten probes of the
-	 * ready index. A read, so it never takes the write lock nor waits at the write gate.
+	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority, and why paused jobs
+	 * do not count): ten probes of the ready index. A read, so it never takes the write lock nor waits at the write gate.
 	 */
 	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		Optional<Long> millis = statements.read("next due", () -> jdbc.sql(NEXT_DUE)
