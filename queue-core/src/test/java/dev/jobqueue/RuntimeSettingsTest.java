@@ -1,6 +1,8 @@
 package dev.jobqueue;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,5 +26,32 @@ class RuntimeSettingsTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RuntimeSettings.builder().vacuumInterval(Duration.ofSeconds(-1)).build())
 			.withMessage("vacuum-interval must not be negative, was PT-1S");
+	}
+
+	@Test
+	void aConcurrencyOfZeroTakesAQueueOffThisNodeTheDefaultQueueIncluded() {
+		RuntimeSettings dedicated = RuntimeSettings.builder().queue("mail", 2).queue("default", 0).build();
+
+		assertThat(dedicated.queues()).isEqualTo(Map.of("mail", 2));
+		assertThat(dedicated.toBuilder().queue("mail", 0).build().queues()).isEmpty();
+		assertThat(RuntimeSettings.builder().queues(Map.of("default", 0, "mail", 1)).build().queues())
+			.isEqualTo(Map.of("mail", 1));
+	}
+
+	@Test
+	void aNegativeConcurrencyIsRefusedNamingTheQueue() {
+		assertThatIllegalArgumentException().isThrownBy(() -> RuntimeSettings.builder().queue("mail", -1))
+			.withMessage("queues.mail.concurrency must not be negative (0: not worked on this node), was -1");
+	}
+
+	@Test
+	void queuesThatStartPausedAreKeptByNameAndCheckedAsQueueNames() {
+		RuntimeSettings settings = RuntimeSettings.builder().initiallyPaused("backfill").build();
+
+		assertThat(settings.initiallyPaused()).isEqualTo(Set.of("backfill"));
+		assertThat(settings.toBuilder().build().initiallyPaused()).isEqualTo(Set.of("backfill"));
+		assertThat(RuntimeSettings.defaults().initiallyPaused()).isEmpty();
+		assertThatIllegalArgumentException().isThrownBy(() -> RuntimeSettings.builder().initiallyPaused("a b"))
+			.withMessage("initially paused queue name must match [A-Za-z0-9_.-]{1,100}, was 'a b'");
 	}
 }

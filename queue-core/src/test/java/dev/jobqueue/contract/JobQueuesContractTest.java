@@ -60,6 +60,34 @@ public abstract class JobQueuesContractTest {
 	}
 
 	@Test
+	void aNodeDedicatedToOtherQueuesLeavesTheDefaultQueueToANodeThatWorksIt() {
+		Map<String, String> ranOn = new ConcurrentHashMap<>();
+		try (JobQueues mailNode = node("mail node", ranOn).queue("default", 0).queue("mail", 2).build()) {
+			mailNode.start();
+			JobQueue queue = mailNode.jobQueue();
+			long greet = queue.enqueue("greet", new Greeting("Ada", 1));
+			long mail = queue.enqueue("mail", new Greeting("Grace", 2));
+
+			awaitState(queue, mail, JobState.succeeded);
+			assertThat(queue.find(greet).orElseThrow().state()).isEqualTo(JobState.ready);
+			try (JobQueues defaultNode = node("default node", ranOn).build()) {
+				defaultNode.start();
+				awaitState(queue, greet, JobState.succeeded);
+			}
+			assertThat(ranOn).containsExactlyInAnyOrderEntriesOf(Map.of("Ada", "default node", "Grace", "mail node"));
+		}
+	}
+
+	/** A node that serves both kinds, noting by payload name which node ran each job. */
+	private JobQueues.Builder node(String name, Map<String, String> ranOn) {
+		return JobQueues.builder(database().dataSource())
+			.handler("greet", Greeting.class, (greeting, context) -> ranOn.put(greeting.name(), name))
+			.handler("mail", Greeting.class, HandlerOptions.defaults().queue("mail"),
+					(greeting, context) -> ranOn.put(greeting.name(), name))
+			.settings(settings -> settings.pollInterval(Duration.ofMillis(100)));
+	}
+
+	@Test
 	void aHandlerOwnRetryPolicyAppliesToItsJobs() {
 		try (JobQueues queues = JobQueues.builder(database().dataSource())
 			.handler("fail", Greeting.class,

@@ -14,6 +14,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.OnePostgresSession;
 
@@ -25,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * running rows, whose dead entries pile up between vacuums. And the counts of ready and running jobs,
  * which the gauges ask for every few seconds, read the partial indexes, never the whole table; the
  * pruner reads only the finished rows past their retention; the next due time, asked by every idle poller
- * at every pass, reads one entry of the ready index per priority.
+ * at every pass, reads one entry of the ready index per priority. The claim reads the pause table once per
+ * statement, however many rows it passes over, and the claim of a paused queue reads no index entry at all.
  */
 class PostgresIndexUseTest {
 
@@ -112,6 +114,38 @@ class PostgresIndexUseTest {
 		finally {
 			jdbc.sql("RESET plan_cache_mode").update();
 		}
+	}
+
+	@Test
+	void theClaimReadsThePausesOncePerStatementAndAPausedQueuesClaimReadsNoIndexEntry() {
+		postgres.database().reset();
+		store.enqueueAll(IntStream.range(0, 3_000)
+			.mapToObj(i -> new NewJob("default", i % 2 == 0 ? "greet" : "welcome", "{}", 1, 5, null, Duration.ZERO, 3, null))
+			.toList());
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		Map<String, Integer> served = Map.of("greet", 1, "welcome", 1);
+		store.pause(PauseScope.kind, "welcome");
+		long pauseReads = pauseTableReads();
+
+		assertThat(store.claim("default", served, 100, "owner", Duration.ofMinutes(1))).hasSize(100)
+			.allSatisfy(job -> assertThat(job.kind()).isEqualTo("greet"));
+
+		// One read for the queue's pause, one for the paused kinds: not one per row passed over.
+		assertThat(pauseTableReads() - pauseReads).isLessThanOrEqualTo(2);
+		store.pause(PauseScope.queue, "default");
+		long readyEntriesRead = indexUse("jobqueue_job_ready_idx").entriesRead();
+		assertThat(store.claim("default", served, 100, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.nextDueWithin("default", served, Duration.ofMinutes(1))).isEmpty();
+		assertThat(indexUse("jobqueue_job_ready_idx").entriesRead()).isEqualTo(readyEntriesRead);
+	}
+
+	private long pauseTableReads() {
+		flushStatistics();
+		return jdbc.sql("""
+				SELECT seq_scan + COALESCE(idx_scan, 0) FROM pg_stat_user_tables
+				WHERE relid = CAST('jobqueue_pause' AS regclass)""")
+			.query(Long.class)
+			.single();
 	}
 
 	private void completeAll(List<ClaimedJob> jobs) {

@@ -28,6 +28,7 @@ import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.store.postgres.PostgresNotificationListener;
 import dev.jobqueue.support.CountingListener;
@@ -197,6 +198,22 @@ class PostgresNotificationTest {
 			new PostgresJobStore(otherNode, false).enqueueAll(List.of(job()));
 
 			assertThat(receive(listening)).isEmpty();
+		}
+	}
+
+	@Test
+	void aResumedQueueNotifiesItsListenersOnceAndPausesAndResumedKindsSendNothing() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			database.store().pause(PauseScope.queue, "default");
+			database.store().pause(PauseScope.kind, "greet");
+			database.store().resume(PauseScope.kind, "greet");
+			assertThat(receive(listening)).isEmpty();
+
+			assertThat(database.store().resume(PauseScope.queue, "default")).isTrue();
+			assertThat(database.store().resume(PauseScope.queue, "default")).isFalse();
+
+			assertThat(receive(listening)).containsExactly("default");
 		}
 	}
 

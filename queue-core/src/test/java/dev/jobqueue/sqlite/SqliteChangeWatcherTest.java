@@ -18,6 +18,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.contract.Greeting;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
@@ -102,5 +103,20 @@ class SqliteChangeWatcherTest {
 		Thread.sleep(200);
 
 		assertThat(woken).isEmpty();
+	}
+
+	@Test
+	void aPausedQueueIsNotWokenByCommitsAndTheCommitOfItsResumeWakesIt() throws InterruptedException {
+		fixture.store().pause(PauseScope.queue, "mail");
+		fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().queue("mail"));
+		fixture.queue().enqueue("greet", new Greeting("Bob", 1));
+
+		await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(woken).contains("default"));
+		// Past the end of the watcher's pass over the queues, which found default's job.
+		Thread.sleep(100);
+		assertThat(woken).doesNotContain("mail");
+		fixture.store().resume(PauseScope.queue, "mail");
+
+		await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(woken).contains("mail"));
 	}
 }

@@ -29,6 +29,17 @@ class SqliteQueryPlanTest {
 	}
 
 	@Test
+	void theClaimReadsThePausesOnceEachByTheirPrimaryKeyNotOncePerRow() {
+		assertThat(plan(SqliteLeases.CLAIM,
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
+			.contains("SCALAR SUBQUERY 2", "LIST SUBQUERY 3")
+			.anySatisfy(step -> assertThat(step).isEqualTo("SEARCH jobqueue_pause USING PRIMARY KEY (scope=? AND name=?)"))
+			.anySatisfy(step -> assertThat(step).isEqualTo("SEARCH jobqueue_pause USING PRIMARY KEY (scope=?)"))
+			.noneSatisfy(step -> assertThat(step).contains("CORRELATED SCALAR SUBQUERY 2"))
+			.noneSatisfy(step -> assertThat(step).contains("CORRELATED LIST SUBQUERY"));
+	}
+
+	@Test
 	void theNextDueTimeReadsTheReadyIndexOncePerPriority() {
 		assertThat(plan(SqliteLeases.NEXT_DUE,
 				Map.of("queue", "default", "versions", "{\"greet\": 1}", "horizonMillis", 1_000)))
