@@ -1,5 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,13 +23,27 @@ final class EndpointPauses {
 		this.queue = queue;
 	}
 
+	/** Whether a queue or kind is paused, and since when. */
+	WebEndpointResponse<Map<String, Object>> read(String scope, String name) {
+		Map<String, Object> answer = new LinkedHashMap<>();
+		answer.put("scope", scope);
+		answer.put("name", name);
+		if (!isScope(scope)) {
+			return badRequest(answer, unknownScope(scope));
+		}
+		Instant pausedAt = pausedOf(scope).get(name);
+		answer.put("paused", pausedAt != null);
+		answer.put("pausedAt", pausedAt);
+		return new WebEndpointResponse<>(answer);
+	}
+
 	WebEndpointResponse<Map<String, Object>> act(String scope, String name, String action) {
 		Map<String, Object> answer = new LinkedHashMap<>();
 		answer.put("scope", scope);
 		answer.put("name", name);
 		answer.put("action", action);
-		if (!scope.equals("queue") && !scope.equals("kind")) {
-			return badRequest(answer, "Unknown scope '" + scope + "'; pause or resume a 'queue' or a 'kind'");
+		if (!isScope(scope)) {
+			return badRequest(answer, unknownScope(scope));
 		}
 		if (!"pause".equals(action) && !"resume".equals(action)) {
 			return badRequest(answer, "Unknown action '" + action + "'; " + ACTIONS);
@@ -39,8 +54,20 @@ final class EndpointPauses {
 		catch (IllegalArgumentException ex) {
 			return badRequest(answer, ex.getMessage());
 		}
-		answer.put("paused", (scope.equals("queue") ? queue.pausedQueues() : queue.pausedKinds()).containsKey(name));
+		answer.put("paused", pausedOf(scope).containsKey(name));
 		return new WebEndpointResponse<>(answer);
+	}
+
+	private Map<String, Instant> pausedOf(String scope) {
+		return scope.equals("queue") ? queue.pausedQueues() : queue.pausedKinds();
+	}
+
+	private static boolean isScope(String scope) {
+		return scope.equals("queue") || scope.equals("kind");
+	}
+
+	private static String unknownScope(String scope) {
+		return "Unknown scope '" + scope + "'; the scopes are 'queue' and 'kind'";
 	}
 
 	private boolean change(boolean ofQueue, String name, boolean pause) {

@@ -134,6 +134,15 @@ public final class JobQueueEndpoint {
 	}
 
 	/**
+	 * Whether a queue ({@code scope} {@code queue}) or a kind ({@code kind}) is paused, and since when; an
+	 * unknown scope is a 400.
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Map<String, Object>> paused(@Selector String scope, @Selector String name) {
+		return pauses.read(scope, name);
+	}
+
+	/**
 	 * Pauses or resumes a queue ({@code scope} {@code queue}) or a kind ({@code kind}) on every node, with
 	 * {@code action} {@code pause} or {@code resume}; says whether that changed its state, and whether it is
 	 * paused now. An unknown scope or action, a name that is no queue name, or a queue unknown here is a 400

@@ -22,8 +22,8 @@ import dev.jobqueue.JobState;
 
 /**
  * What the {@code jobqueue} endpoint answers over HTTP, on a real server: exposing it exposes its reads,
- * a job without its payload unless asked for; its writes (retry, cancel) answer only when its access is
- * raised to unrestricted.
+ * a job without its payload unless asked for; its writes (retry, cancel, pause, resume) answer only when its
+ * access is raised to unrestricted.
  */
 class JobQueueEndpointAccessTests {
 
@@ -42,7 +42,11 @@ class JobQueueEndpointAccessTests {
 			assertThat(get(context, "/actuator/jobqueue/" + id + "?include=payload").body()).contains("\"payload\"");
 			assertThat(post(context, "/actuator/jobqueue/" + id, "{\"action\":\"cancel\"}").statusCode())
 				.isEqualTo(405);
+			assertThat(get(context, "/actuator/jobqueue/queue/default").body()).contains("\"paused\":false");
+			assertThat(post(context, "/actuator/jobqueue/queue/default", "{\"action\":\"pause\"}").statusCode())
+				.isEqualTo(405);
 			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state()).isEqualTo(JobState.ready);
+			assertThat(context.getBean(JobQueue.class).pausedQueues()).isEmpty();
 		}
 	}
 
@@ -58,6 +62,23 @@ class JobQueueEndpointAccessTests {
 			assertThat(answer.body()).contains("\"changed\":true");
 			assertThat(context.getBean(JobQueue.class).find(id).orElseThrow().state())
 				.isEqualTo(JobState.cancelled);
+		}
+	}
+
+	@Test
+	void aQueueIsPausedAndResumedOverHttpAndTheOverviewShowsIt() throws Exception {
+		try (ConfigurableApplicationContext context = start("endpoint_pause",
+				"management.endpoint.jobqueue.access=unrestricted")) {
+			HttpResponse<String> paused = post(context, "/actuator/jobqueue/queue/default", "{\"action\":\"pause\"}");
+
+			assertThat(paused.statusCode()).isEqualTo(200);
+			assertThat(paused.body()).contains("\"changed\":true", "\"paused\":true");
+			assertThat(get(context, "/actuator/jobqueue").body()).contains("\"pausedQueues\":{\"default\":");
+			assertThat(post(context, "/actuator/jobqueue/queue/default", "{\"action\":\"resume\"}").body())
+				.contains("\"changed\":true", "\"paused\":false");
+			assertThat(post(context, "/actuator/jobqueue/queue/mial", "{\"action\":\"pause\"}").statusCode())
+				.isEqualTo(400);
+			assertThat(context.getBean(JobQueue.class).pausedQueues()).isEmpty();
 		}
 	}
 

@@ -145,6 +145,53 @@ class JobQueueEndpointTests {
 	}
 
 	@Test
+	void theEndpointPausesAndResumesQueuesAndKindsAndTheOverviewShowsThemPaused() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_pause"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+
+				assertThat(endpoint.pause("queue", "default", "pause").getBody()).containsEntry("changed", true)
+					.containsEntry("paused", true);
+				assertThat(endpoint.pause("kind", "send-mail", "pause").getBody()).containsEntry("changed", true);
+				assertThat(endpoint.pause("queue", "default", "pause").getBody()).containsEntry("changed", false);
+				JobQueueEndpoint.Overview overview = endpoint.overview();
+				assertThat(overview.pausedQueues()).containsOnlyKeys("default");
+				assertThat(overview.pausedKinds()).containsOnlyKeys("send-mail");
+				assertThat(endpoint.paused("queue", "default").getBody()).containsEntry("paused", true)
+					.containsEntry("pausedAt", overview.pausedQueues().get("default"));
+
+				assertThat(endpoint.pause("queue", "default", "resume").getBody()).containsEntry("changed", true)
+					.containsEntry("paused", false);
+				assertThat(endpoint.pause("kind", "send-mail", "resume").getBody()).containsEntry("changed", true);
+				assertThat(endpoint.overview().pausedQueues()).isEmpty();
+				assertThat(endpoint.overview().pausedKinds()).isEmpty();
+			});
+	}
+
+	@Test
+	void aPauseTheQueueRefusesIsABadRequestThatSaysWhyAndWritesNothing() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_pause_bad"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+
+				assertBadRequest(endpoint.pause("queues", "default", "pause"), "Unknown scope 'queues'");
+				assertBadRequest(endpoint.pause("queue", "default", "stop"), "Unknown action 'stop'");
+				assertBadRequest(endpoint.pause("queue", "mail queue", "pause"), "queue must match");
+				assertBadRequest(endpoint.pause("queue", "mial", "pause"), "queue 'mial' is unknown");
+				assertBadRequest(endpoint.paused("queues", "default"), "Unknown scope 'queues'");
+				assertThat(context.getBean(JobQueue.class).pausedQueues()).isEmpty();
+				assertThat(context.getBean(JobQueue.class).pausedKinds()).isEmpty();
+			});
+	}
+
+	private static void assertBadRequest(WebEndpointResponse<Map<String, Object>> answer, String error) {
+		assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_BAD_REQUEST);
+		assertThat(answer.getBody()).hasEntrySatisfying("error", text -> assertThat(text).asString().contains(error));
+	}
+
+	@Test
 	void theEndpointIsOnlyThereWhenExposed() {
 		runner.withUserConfiguration(StubStoreConfiguration.class)
 			.withPropertyValues("jobqueue.initialize-schema=never")

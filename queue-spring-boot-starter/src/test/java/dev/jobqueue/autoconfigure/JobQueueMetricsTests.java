@@ -14,6 +14,7 @@ import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.SqliteTestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -106,6 +107,27 @@ class JobQueueMetricsTests {
 		nanos.addAndGet(JobCountGauges.FINISHED_REFRESH.toNanos());
 		assertThat(gauge("default", JobState.succeeded)).isEqualTo(250.0);
 		verify(store, times(2)).countByQueueAndState();
+	}
+
+	@Test
+	void aPausedQueueGaugesOneAndTheOthersZeroReadAtMostOncePerRefreshPeriod() {
+		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
+			JobStore store = database.store();
+			store.pause(PauseScope.queue, "reports");
+			AtomicLong nanos = new AtomicLong();
+			new JobCountGauges(store, List.of("default"), nanos::get).bindTo(registry);
+
+			assertThat(pausedGauge("reports")).isOne();
+			assertThat(pausedGauge("default")).isZero();
+			store.pause(PauseScope.queue, "default");
+			assertThat(pausedGauge("default")).isZero();
+			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
+			assertThat(pausedGauge("default")).isOne();
+		}
+	}
+
+	private double pausedGauge(String queue) {
+		return registry.get("jobqueue.queue.paused").tags("queue", queue).gauge().value();
 	}
 
 	@Test

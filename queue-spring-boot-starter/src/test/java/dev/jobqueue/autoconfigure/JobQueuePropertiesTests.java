@@ -71,9 +71,26 @@ class JobQueuePropertiesTests {
 				.isEqualTo(Map.of("default", 3, "mail", 2)));
 	}
 
+	@Test
+	void aConcurrencyOfZeroTakesAQueueOffThisNodeTheDefaultQueueIncluded() {
+		runner.withPropertyValues("jobqueue.queues.default.concurrency=0", "jobqueue.queues.mail.concurrency=2")
+			.run(context -> assertThat(context.getBean(JobQueueProperties.class).runtimeSettings().build().queues())
+				.isEqualTo(Map.of("mail", 2)));
+	}
+
+	@Test
+	void aQueueThatStartsPausedReachesTheRuntimeAndIsWorkedAsAnyOther() {
+		runner.withPropertyValues("jobqueue.queues.backfill.initially-paused=true")
+			.run(context -> {
+				RuntimeSettings settings = context.getBean(JobQueueProperties.class).runtimeSettings().build();
+				assertThat(settings.initiallyPaused()).containsExactly("backfill");
+				assertThat(settings.queues()).isEqualTo(Map.of("default", 8, "backfill", 8));
+			});
+	}
+
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			jobqueue.queues.mail.concurrency=0    | jobqueue.queues.mail.concurrency must be at least 1, was 0
+			jobqueue.queues.mail.concurrency=-1   | jobqueue.queues.mail.concurrency must not be negative (0: not worked on this node), was -1
 			jobqueue.heartbeat-interval=30s       | jobqueue.heartbeat-interval (PT30S) must be shorter than jobqueue.lease-duration (PT30S)
 			jobqueue.poll-interval=0s             | jobqueue.poll-interval must be a positive duration, was PT0S
 			jobqueue.lease-duration=-1s           | jobqueue.lease-duration must be a positive duration, was PT-1S
