@@ -46,6 +46,9 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresVacuum vacuum;
 
 	private final PostgresSchedules schedules;
+
+	private final PostgresPromotions promotions;
+
 	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
@@ -79,6 +82,7 @@ public final class PostgresJobStore implements JobStore {
 		this.control = new PostgresHandlerControl(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
+		this.promotions = new PostgresPromotions(dataSource, jdbc, notify);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -100,6 +104,16 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Optional<Job> find(long id) {
 		return maintenance.find(id);
+	}
+
+	@Override
+	public Set<String> promote(Collection<String> keys) {
+		return promotions.promote(keys);
+	}
+
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
+		return promotions.promoteWaiting(maxKeys);
 	}
 
 	@Override
