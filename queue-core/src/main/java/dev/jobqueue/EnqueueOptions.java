@@ -35,8 +35,14 @@ public final class EnqueueOptions {
 	/** Longest {@link #uniqueKey(String)}, in bytes of UTF-8. */
 	public static final int MAX_UNIQUE_KEY_BYTES = 1024;
 
+	/** Longest {@link #concurrencyKey(String)}, in bytes of UTF-8. */
+	public static final int MAX_CONCURRENCY_KEY_BYTES = 1024;
+
+	/** The concurrency key of the jobs of a kind with a cluster-wide limit is this prefix and the kind. */
+	public static final String KIND_KEY_PREFIX = "kind:";
+
 	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, DEFAULT_PRIORITY, null, null, null, null,
-			null);
+			null, null);
 
 	private final String queue;
 
@@ -52,8 +58,10 @@ public final class EnqueueOptions {
 
 	private final Integer payloadVersion;
 
+	private final String concurrencyKey;
+
 	private EnqueueOptions(String queue, int priority, Instant runAt, Duration delay, Integer maxAttempts,
-			String uniqueKey, Integer payloadVersion) {
+			String uniqueKey, Integer payloadVersion, String concurrencyKey) {
 		this.queue = queue;
 		this.priority = priority;
 		this.runAt = runAt;
@@ -61,6 +69,7 @@ public final class EnqueueOptions {
 		this.maxAttempts = maxAttempts;
 		this.uniqueKey = uniqueKey;
 		this.payloadVersion = payloadVersion;
+		this.concurrencyKey = concurrencyKey;
 	}
 
 	/** Queue, attempts and payload version from the kind's handler (or the defaults), priority 5, due now. */
@@ -74,14 +83,14 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions queue(String queue) {
 		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
-				uniqueKey, payloadVersion);
+				uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/** 0 (runs first) to 9 (runs last); 5 by default. */
 	public EnqueueOptions priority(int priority) {
 		Validate.isTrue(priority >= HIGHEST_PRIORITY && priority <= LOWEST_PRIORITY, "priority",
 				"must be between 0 and 9, was " + priority);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/**
@@ -92,7 +101,7 @@ public final class EnqueueOptions {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
 		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
 				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
-		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion);
+		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/**
@@ -104,13 +113,13 @@ public final class EnqueueOptions {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
 		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
 				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
-		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion);
+		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/** Executions before the job is dead; by default the handler's retry policy decides. */
 	public EnqueueOptions maxAttempts(int maxAttempts) {
 		Validate.isTrue(maxAttempts >= 1, "maxAttempts", "must be at least 1, was " + maxAttempts);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/**
@@ -119,11 +128,8 @@ public final class EnqueueOptions {
 	 * under what PostgreSQL's unique index can hold (about 2700 bytes), without U+0000.
 	 */
 	public EnqueueOptions uniqueKey(String uniqueKey) {
-		Validate.noNul(Validate.notBlank(uniqueKey, "uniqueKey"), "uniqueKey");
-		int bytes = uniqueKey.getBytes(StandardCharsets.UTF_8).length;
-		Validate.isTrue(bytes <= MAX_UNIQUE_KEY_BYTES, "uniqueKey",
-				() -> "must be at most " + MAX_UNIQUE_KEY_BYTES + " bytes of UTF-8, was " + bytes);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
+		requireKey(uniqueKey, "uniqueKey", MAX_UNIQUE_KEY_BYTES);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
 	}
 
 	/**
@@ -133,7 +139,33 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions payloadVersion(int payloadVersion) {
 		Validate.isTrue(payloadVersion >= 1, "payloadVersion", "must be at least 1, was " + payloadVersion);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+	}
+
+	/**
+	 * The job's concurrency key, such as {@code "customer-42"}: at most as many jobs of one key are ready or
+	 * running at a time as its limit allows, cluster-wide, and they get their turns in enqueue order; the
+	 * others wait as {@link JobState#blocked}. The limit is the one configured for the key's longest prefix
+	 * ({@code jobqueue.concurrency-key-limits}), else the kind's handler's
+	 * ({@link HandlerOptions#concurrencyKeyLimit(int)}), else 1: with limit 1 the key's jobs run one after the
+	 * other in enqueue order. Keys span kinds and queues. At most {@link #MAX_CONCURRENCY_KEY_BYTES} bytes of
+	 * UTF-8, without U+0000; a kind with a cluster-wide limit ({@link HandlerOptions#clusterConcurrency(int)})
+	 * takes none.
+	 */
+	public EnqueueOptions concurrencyKey(String concurrencyKey) {
+		requireKey(concurrencyKey, "concurrencyKey", MAX_CONCURRENCY_KEY_BYTES);
+		Validate.isTrue(!concurrencyKey.startsWith(KIND_KEY_PREFIX), "concurrencyKey",
+				() -> "must not start with '" + KIND_KEY_PREFIX + "', the prefix of kinds' cluster-wide limits, was "
+						+ concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey);
+	}
+
+	private static void requireKey(String key, String option, int maxBytes) {
+		Validate.noNul(Validate.notBlank(key, option), option);
+		int bytes = key.getBytes(StandardCharsets.UTF_8).length;
+		Validate.isTrue(bytes <= maxBytes, option,
+				() -> "must be at most " + maxBytes + " bytes of UTF-8, was " + bytes);
 	}
 
 	public String queue() {
@@ -162,5 +194,9 @@ public final class EnqueueOptions {
 
 	public Integer payloadVersion() {
 		return payloadVersion;
+	}
+
+	public String concurrencyKey() {
+		return concurrencyKey;
 	}
 }

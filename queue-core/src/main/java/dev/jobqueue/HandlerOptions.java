@@ -11,7 +11,7 @@ import java.time.Duration;
 public final class HandlerOptions {
 
 	private static final HandlerOptions DEFAULTS = new HandlerOptions(RuntimeSettings.DEFAULT_QUEUE, null, null,
-			false, 1, false);
+			false, 1, false, new KeyLimits(1, false, 0));
 
 	private final String queue;
 
@@ -25,14 +25,21 @@ public final class HandlerOptions {
 
 	private final boolean nullablePayload;
 
+	private final KeyLimits keyLimits;
+
+	/** The three concurrency options, kept together so that each copy passes them on as one. */
+	private record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+	}
+
 	private HandlerOptions(String queue, RetryPolicy retryPolicy, Duration timeout, boolean transactional,
-			int version, boolean nullablePayload) {
+			int version, boolean nullablePayload, KeyLimits keyLimits) {
 		this.queue = queue;
 		this.retryPolicy = retryPolicy;
 		this.timeout = timeout;
 		this.transactional = transactional;
 		this.version = version;
 		this.nullablePayload = nullablePayload;
+		this.keyLimits = keyLimits;
 	}
 
 	/**
@@ -46,19 +53,19 @@ public final class HandlerOptions {
 	/** 1 to 100 letters, digits, {@code _}, {@code .} or {@code -}. */
 	public HandlerOptions queue(String queue) {
 		return new HandlerOptions(QueueNames.requireValid(queue, "queue"), retryPolicy, timeout, transactional,
-				version, nullablePayload);
+				version, nullablePayload, keyLimits);
 	}
 
 	/** The handler's own retry policy, instead of the runtime's default. */
 	public HandlerOptions retryPolicy(RetryPolicy retryPolicy) {
 		Validate.isTrue(retryPolicy != null, "retryPolicy", "must not be null");
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload, keyLimits);
 	}
 
 	/** How long an execution may run before it is interrupted and its attempt failed. */
 	public HandlerOptions timeout(Duration timeout) {
 		return new HandlerOptions(queue, retryPolicy, Validate.positive(timeout, "timeout"), transactional, version,
-				nullablePayload);
+				nullablePayload, keyLimits);
 	}
 
 	/**
@@ -66,7 +73,7 @@ public final class HandlerOptions {
 	 * transaction: the job succeeds exactly when the handler's writes do.
 	 */
 	public HandlerOptions transactional(boolean transactional) {
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload, keyLimits);
 	}
 
 	/**
@@ -75,7 +82,7 @@ public final class HandlerOptions {
 	 */
 	public HandlerOptions version(int version) {
 		Validate.isTrue(version >= 1, "version", "must be at least 1, was " + version);
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload, keyLimits);
 	}
 
 	/**
@@ -83,7 +90,40 @@ public final class HandlerOptions {
 	 * is refused, as a {@code @Nullable} parameter of a {@code @JobHandler} method would allow it.
 	 */
 	public HandlerOptions nullablePayload(boolean nullablePayload) {
-		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload);
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload, keyLimits);
+	}
+
+	/**
+	 * How many jobs of one concurrency key ({@link EnqueueOptions#concurrencyKey(String)}) of this kind may be
+	 * ready or running at once, cluster-wide; 1 (the default) runs a key's jobs one after the other in
+	 * enqueue order. A limit configured for the key's prefix wins over this one.
+	 */
+	public HandlerOptions concurrencyKeyLimit(int limit) {
+		Validate.isTrue(limit >= 1, "concurrencyKeyLimit", "must be at least 1, was " + limit);
+		return withKeyLimits(new KeyLimits(limit, keyLimits.deadJobBlocksKey(), keyLimits.clusterConcurrency()));
+	}
+
+	/**
+	 * Whether a dead job of this kind keeps holding the slot of its concurrency key, so that the key's later
+	 * jobs wait until an operator retries or cancels it (an ordered group that must not skip a failure);
+	 * false by default: a dead job frees its slot and the key's next job runs.
+	 */
+	public HandlerOptions deadJobBlocksKey(boolean blocks) {
+		return withKeyLimits(new KeyLimits(keyLimits.concurrencyKeyLimit(), blocks, keyLimits.clusterConcurrency()));
+	}
+
+	/**
+	 * At most this many jobs of this kind ready or running at once in the whole cluster, 1 or more: its jobs
+	 * share the concurrency key {@code kind:<kind>} with this limit, and take no key of their own. By default
+	 * a kind has no such limit.
+	 */
+	public HandlerOptions clusterConcurrency(int limit) {
+		Validate.isTrue(limit >= 1, "clusterConcurrency", "must be at least 1, was " + limit);
+		return withKeyLimits(new KeyLimits(keyLimits.concurrencyKeyLimit(), keyLimits.deadJobBlocksKey(), limit));
+	}
+
+	private HandlerOptions withKeyLimits(KeyLimits limits) {
+		return new HandlerOptions(queue, retryPolicy, timeout, transactional, version, nullablePayload, limits);
 	}
 
 	public String queue() {
@@ -110,5 +150,18 @@ public final class HandlerOptions {
 
 	public boolean nullablePayload() {
 		return nullablePayload;
+	}
+
+	public int concurrencyKeyLimit() {
+		return keyLimits.concurrencyKeyLimit();
+	}
+
+	public boolean deadJobBlocksKey() {
+		return keyLimits.deadJobBlocksKey();
+	}
+
+	/** The kind's cluster-wide limit, or 0 for none. */
+	public int clusterConcurrency() {
+		return keyLimits.clusterConcurrency();
 	}
 }

@@ -13,11 +13,13 @@ import java.util.List;
  *        succeeds (earlier failures stay in {@code errors})
  * @param runAt when the job is (or was) due
  * @param errors the job's failures, oldest first: the latest {@link AttemptError#MAX_ENTRIES}
+ * @param concurrencyKey the concurrency key it was enqueued with ({@code kind:<kind>} for a kind with a
+ *        cluster-wide limit), or {@code null}
  */
 public record Job(long id, String queue, String kind, String payload, int payloadVersion, JobState state,
 		int priority, Instant runAt, int attempt, int maxAttempts, String leaseOwner, Instant leaseExpiresAt,
 		String uniqueKey, String lastError, String result, Instant createdAt, Instant startedAt,
-		Instant finishedAt, List<AttemptError> errors) {
+		Instant finishedAt, List<AttemptError> errors, String concurrencyKey) {
 
 	public Job {
 		errors = List.copyOf(errors);

@@ -75,8 +75,9 @@ public interface JobQueue {
 	<T> Optional<T> result(long id, Class<T> type);
 
 	/**
-	 * Cancels a job that has not finished; returns whether it was ready or running and is now cancelled. A
-	 * ready job is never started. A running one is cancelled at once in the database, and the node running
+	 * Cancels a job that has not finished; returns whether it was blocked, ready or running and is now
+	 * cancelled. A blocked or ready job is never started. A dead job that holds the slot of its concurrency key
+	 * ({@link HandlerOptions#deadJobBlocksKey(boolean)}) can be cancelled too, which lets the key's next job run. A running one is cancelled at once in the database, and the node running
 	 * it learns so within a heartbeat interval: its handler's thread is interrupted and
 	 * {@link JobContext#isCancelled()} turns true. Whatever that handler then returns or throws changes
 	 * nothing: the job stays cancelled.

@@ -1,18 +1,25 @@
 package dev.jobqueue;
 
 /**
- * The five states of a job. The names are the literals stored in the {@code state} column, so this
+ * The six states of a job. The names are the literals stored in the {@code state} column, so this
  * enum and the SQL never disagree.
  *
  * <pre>
+ * blocked ──slot of its concurrency key free──► ready
  * ready ──claim──► running ──ok──► succeeded
  *   ▲                 │
  *   └── retry / lease expired / released
  *                     running ── attempts spent or non-retryable ──► dead
- * ready ──cancel──► cancelled          dead ──retry by operator──► ready
+ * blocked, ready ──cancel──► cancelled         dead ──retry by operator──► ready
  * </pre>
  */
 public enum JobState {
+
+	/**
+	 * Waiting for a slot of its concurrency key: every slot is held by the key's earlier jobs. Not claimed
+	 * until a slot is free, when it becomes {@link #ready} (the jobs of a key get their slots in enqueue order).
+	 */
+	blocked,
 
 	/** Waiting to be claimed once {@code run_at} has passed (new, delayed or retrying). */
 	ready,

@@ -67,6 +67,8 @@ public final class RuntimeSettings {
 
 	private final boolean failOnUnknownPayloadProperties;
 
+	private final Map<String, Integer> concurrencyKeyLimits;
+
 	private RuntimeSettings(Builder builder) {
 		this.queues = Map.copyOf(builder.queues);
 		this.initiallyPaused = Set.copyOf(builder.initiallyPaused);
@@ -86,6 +88,7 @@ public final class RuntimeSettings {
 		this.maxResultLength = builder.maxResultLength;
 		this.maxPayloadLength = builder.maxPayloadLength;
 		this.failOnUnknownPayloadProperties = builder.failOnUnknownPayloadProperties;
+		this.concurrencyKeyLimits = Map.copyOf(builder.concurrencyKeyLimits);
 	}
 
 	/** The defaults, described above. */
@@ -203,6 +206,14 @@ public final class RuntimeSettings {
 		return failOnUnknownPayloadProperties;
 	}
 
+	/**
+	 * Limits of concurrency keys by prefix: a job whose key starts with a prefix here takes the limit of the
+	 * longest such prefix, whatever its kind's handler declares. Empty by default.
+	 */
+	public Map<String, Integer> concurrencyKeyLimits() {
+		return concurrencyKeyLimits;
+	}
+
 	@Override
 	public String toString() {
 		return "RuntimeSettings[queues=" + queues + ", initiallyPaused=" + initiallyPaused + ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
@@ -248,6 +259,8 @@ public final class RuntimeSettings {
 
 		private boolean failOnUnknownPayloadProperties = true;
 
+		private final Map<String, Integer> concurrencyKeyLimits = new LinkedHashMap<>();
+
 		private Builder() {
 			queues.put(DEFAULT_QUEUE, 8);
 		}
@@ -271,6 +284,7 @@ public final class RuntimeSettings {
 			maxResultLength = settings.maxResultLength;
 			maxPayloadLength = settings.maxPayloadLength;
 			failOnUnknownPayloadProperties = settings.failOnUnknownPayloadProperties;
+			concurrencyKeyLimits.putAll(settings.concurrencyKeyLimits);
 		}
 
 		/** The queues to work, replacing those set before (by default: {@code default} with 8 threads). */
@@ -392,6 +406,14 @@ public final class RuntimeSettings {
 		/** See {@link RuntimeSettings#failOnUnknownPayloadProperties()}. */
 		public Builder failOnUnknownPayloadProperties(boolean failOnUnknownPayloadProperties) {
 			this.failOnUnknownPayloadProperties = failOnUnknownPayloadProperties;
+			return this;
+		}
+
+		/** Jobs whose concurrency key starts with {@code prefix} may have {@code limit} of them ready or running. */
+		public Builder concurrencyKeyLimit(String prefix, int limit) {
+			Validate.isTrue(prefix != null && !prefix.isEmpty(), "concurrency-key-limits", "a prefix must not be empty");
+			Validate.isTrue(limit >= 1, "concurrency-key-limits." + prefix, "must be at least 1, was " + limit);
+			concurrencyKeyLimits.put(prefix, limit);
 			return this;
 		}
 

@@ -22,6 +22,7 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobAwaiter;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.runtime.ScheduledJobs;
@@ -128,7 +129,9 @@ public final class JobQueues implements AutoCloseable {
 			}
 			handlers.register(new JobHandlerDefinition(kind, options.queue(), payloadType, options.retryPolicy(),
 					options.transactional(), (payload, context) -> handler.handle(payloadType.cast(payload), context),
-					"handler of '" + kind + "'", options.timeout(), options.version(), options.nullablePayload()));
+					"handler of '" + kind + "'", options.timeout(), options.version(), options.nullablePayload(),
+					new KeyLimits(options.concurrencyKeyLimit(), options.deadJobBlocksKey(),
+							options.clusterConcurrency())));
 			return this;
 		}
 

@@ -24,6 +24,7 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
@@ -55,6 +56,10 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final QueuePauses pauses;
 
+	private final KeyPromoter promoter;
+
+	private final Map<String, Integer> keyLimitsByPrefix;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -78,6 +83,8 @@ public final class JdbcJobQueue implements JobQueue {
 		this.listener = listener;
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
+		this.promoter = new KeyPromoter(store, wakeup, null);
+		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
 	}
 
 	/**
@@ -105,7 +112,12 @@ public final class JdbcJobQueue implements JobQueue {
 		EnqueueResult result = store.enqueue(job);
 		if (result.inserted()) {
 			listener.onEnqueued(job.queue(), job.kind());
-			afterCommit(job.queue());
+			if (job.keySlot() == null) {
+				afterCommit(job.queue());
+			}
+			else {
+				promoter.promoteAfterCommit(List.of(job.keySlot().key()));
+			}
 		}
 		return result;
 	}
@@ -125,13 +137,21 @@ public final class JdbcJobQueue implements JobQueue {
 		}
 		List<EnqueueResult> results = store.enqueueAll(jobs);
 		Set<String> queues = new LinkedHashSet<>();
+		Set<String> keys = new LinkedHashSet<>();
 		for (int i = 0; i < jobs.size(); i++) {
+			NewJob job = jobs.get(i);
 			if (results.get(i).inserted()) {
-				listener.onEnqueued(jobs.get(i).queue(), jobs.get(i).kind());
-				queues.add(jobs.get(i).queue());
+				listener.onEnqueued(job.queue(), job.kind());
+				if (job.keySlot() == null) {
+					queues.add(job.queue());
+				}
+				else {
+					keys.add(job.keySlot().key());
+				}
 			}
 		}
 		queues.forEach(this::afterCommit);
+		promoter.promoteAfterCommit(keys);
 		return results.stream().map(EnqueueResult::id).toList();
 	}
 
@@ -157,9 +177,14 @@ public final class JdbcJobQueue implements JobQueue {
 		}
 	}
 
+	/** A cancelled job of a concurrency key frees its slot, or leaves the line of the key's blocked jobs. */
 	@Override
 	public boolean cancel(long id) {
-		return store.cancel(id);
+		if (!store.cancel(id)) {
+			return false;
+		}
+		store.find(id).map(Job::concurrencyKey).ifPresent(key -> promoter.promoteAfterCommit(List.of(key)));
+		return true;
 	}
 
 	@Override
@@ -167,15 +192,26 @@ public final class JdbcJobQueue implements JobQueue {
 		return awaiter.await(id, timeout);
 	}
 
-	/** Stops what {@link #await} started: its listening connection and its thread. */
+	/** Stops what {@link #await} started, its listening connection and its thread, and the promoter's thread. */
 	public void close() {
 		awaiter.close();
+		promoter.close();
+	}
+
+	/** A retried job of a concurrency key is blocked again, and waits for its turn like a new one. */
+	private void afterRetry(Job job) {
+		if (job.concurrencyKey() == null) {
+			afterCommit(job.queue());
+		}
+		else {
+			promoter.promoteAfterCommit(List.of(job.concurrencyKey()));
+		}
 	}
 
 	@Override
 	public boolean retry(long id) {
 		if (store.retryDead(id)) {
-			store.find(id).ifPresent(job -> afterCommit(job.queue()));
+			store.find(id).ifPresent(this::afterRetry);
 			return true;
 		}
 		store.holderOfUniqueKey(id).ifPresent(holder -> {
@@ -229,7 +265,38 @@ public final class JdbcJobQueue implements JobQueue {
 				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
 		return new NewJob(queue, kind, payloads.write(kind, payload, handler), payloadVersion, options.priority(),
-				options.runAt(), delay, maxAttempts, options.uniqueKey());
+				options.runAt(), delay, maxAttempts, options.uniqueKey(), keySlot(kind, options, handler));
+	}
+
+	/**
+	 * The concurrency key and its slots: the enqueue's key, or the kind's own when it has a cluster-wide limit;
+	 * the limit of the key's longest configured prefix, else the handler's, else 1.
+	 */
+	private NewJob.KeySlot keySlot(String kind, EnqueueOptions options, Optional<JobHandlerDefinition> handler) {
+		KeyLimits limits = handler.map(JobHandlerDefinition::keyLimits).orElse(KeyLimits.DEFAULTS);
+		if (limits.clusterConcurrency() > 0) {
+			require(options.concurrencyKey() == null, () -> "kind '" + kind + "' has a cluster-wide limit of "
+					+ limits.clusterConcurrency() + " (clusterConcurrency): its jobs share the key '"
+					+ EnqueueOptions.KIND_KEY_PREFIX + kind + "' and take no concurrency key of their own");
+			return new NewJob.KeySlot(EnqueueOptions.KIND_KEY_PREFIX + kind, limits.clusterConcurrency(),
+					limits.deadJobBlocksKey());
+		}
+		String key = options.concurrencyKey();
+		if (key == null) {
+			return null;
+		}
+		int limit = limitByPrefix(key).orElse(limits.concurrencyKeyLimit());
+		return new NewJob.KeySlot(key, limit, limits.deadJobBlocksKey());
+	}
+
+	private Optional<Integer> limitByPrefix(String key) {
+		String longest = null;
+		for (String prefix : keyLimitsByPrefix.keySet()) {
+			if (key.startsWith(prefix) && (longest == null || prefix.length() > longest.length())) {
+				longest = prefix;
+			}
+		}
+		return Optional.ofNullable(longest).map(keyLimitsByPrefix::get);
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

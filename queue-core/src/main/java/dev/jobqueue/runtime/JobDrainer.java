@@ -65,8 +65,10 @@ public final class JobDrainer {
 		// No poller sleeps here, so a retry due soon has no one to wake: the caller drains again.
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});
+		// Slots of concurrency keys are handed on by the sweep before each round, in the caller's transaction.
 		this.runner = new JobRunner(store, handlers, json, settings, recorder, transactions, inFlight, failures,
-				new CompletionBatcher(store, outcomes, liveness));
+				new CompletionBatcher(store, outcomes, liveness), key -> {
+				});
 	}
 
 	/**
@@ -81,6 +83,7 @@ public final class JobDrainer {
 		boolean progress = true;
 		while (progress && ran.size() < limit) {
 			progress = false;
+			store.promoteWaiting(KeyPromoter.SWEEP_KEYS);
 			for (String queue : queuesWithReadyJobs()) {
 				while (ran.size() < limit && runOne(queue, ran)) {
 					progress = true;

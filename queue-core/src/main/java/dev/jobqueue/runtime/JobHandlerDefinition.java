@@ -20,10 +20,23 @@ import dev.jobqueue.RetryPolicy;
  * @param version the version of the payload's shape that {@code payloadType} reads, 1 or more: jobs enqueued
  * here carry it, older ones are upcast to it, newer ones are left to nodes that read them
  * @param payloadNullable whether an enqueue may pass a {@code null} payload
+ * @param keyLimits how its jobs share concurrency keys
  */
 public record JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
 		boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout,
-		int version, boolean payloadNullable) {
+		int version, boolean payloadNullable, KeyLimits keyLimits) {
+
+	/**
+	 * The handler's concurrency options ({@link dev.jobqueue.HandlerOptions#concurrencyKeyLimit(int)} and the
+	 * two after it).
+	 *
+	 * @param clusterConcurrency the kind's cluster-wide limit, or 0 for none
+	 */
+	public record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+
+		/** Limit 1 per key, a dead job frees its slot, no cluster-wide limit. */
+		public static final KeyLimits DEFAULTS = new KeyLimits(1, false, 0);
+	}
 
 	/** The payload version of a handler that declares none, and of every job enqueued before versions. */
 	public static final int FIRST_VERSION = 1;
@@ -32,10 +45,21 @@ public record JobHandlerDefinition(String kind, String queue, Type payloadType, 
 		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
 			throw new IllegalArgumentException("timeout of " + description + " must be positive, was " + timeout);
 		}
+		if (keyLimits == null) {
+			throw new IllegalArgumentException("keyLimits of " + description + " must not be null");
+		}
 		if (version < FIRST_VERSION) {
 			throw new IllegalArgumentException("payload version of " + description + " must be at least 1, was "
 					+ version);
 		}
+	}
+
+	/** A handler with the default concurrency options. */
+	public JobHandlerDefinition(String kind, String queue, Type payloadType, RetryPolicy retryPolicy,
+			boolean transactional, JobHandlerFunction<Object> function, String description, Duration timeout,
+			int version, boolean payloadNullable) {
+		this(kind, queue, payloadType, retryPolicy, transactional, function, description, timeout, version,
+				payloadNullable, KeyLimits.DEFAULTS);
 	}
 
 	/** A handler whose payload may not be null. */

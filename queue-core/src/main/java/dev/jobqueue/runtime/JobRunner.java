@@ -1,6 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,9 +48,12 @@ final class JobRunner {
 
 	private final Duration defaultTimeout;
 
+	private final Consumer<String> slotFreed;
+
+	/** @param slotFreed told the concurrency key of each job that finished (succeeded or dead) */
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, Failures failures,
-			CompletionBatcher completions) {
+			CompletionBatcher completions, Consumer<String> slotFreed) {
 		this.store = store;
 		this.handlers = handlers;
 		this.payloads = new PayloadReader(handlers, new PayloadBinding(json, settings));
@@ -59,6 +63,7 @@ final class JobRunner {
 		this.inFlight = inFlight;
 		this.failures = failures;
 		this.completions = completions;
+		this.slotFreed = slotFreed;
 		this.defaultTimeout = settings.defaultTimeout();
 	}
 
@@ -84,7 +89,7 @@ final class JobRunner {
 			Outcome outcome = execute(execution, start);
 			handedOver = outcome == null;
 			if (!handedOver) {
-				listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
+				finished(execution, outcome, start);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -124,6 +129,18 @@ final class JobRunner {
 	}
 
 	/**
+	 * Tells the listener, and hands a finished job's slot of its concurrency key on: a job that goes back to
+	 * ready (a retry, a snooze, a release) keeps its slot, so that its key's later jobs stay behind it.
+	 */
+	private void finished(Execution execution, Outcome outcome, long start) {
+		listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
+		String key = execution.job().concurrencyKey();
+		if (key != null && (outcome == Outcome.SUCCEEDED || outcome == Outcome.DEAD)) {
+			slotFreed.accept(key);
+		}
+	}
+
+	/**
 	 * The database refused the outcome write, or stayed out of reach for as long as the lease lasts. The
 	 * lease is left to expire, and the reaper hands the job out again: at-least-once, never lost.
 	 */
@@ -143,7 +160,7 @@ final class JobRunner {
 			public void written(boolean held) {
 				Outcome outcome = held ? Outcome.SUCCEEDED : failures.lost(job);
 				inFlight.remove(execution);
-				listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
+				finished(execution, outcome, start);
 			}
 
 			@Override
@@ -153,8 +170,7 @@ final class JobRunner {
 						outcomeNotRecorded(job, ex);
 					}
 					else {
-						listener.onFinished(execution, fail(job, handler, ex),
-								Duration.ofNanos(System.nanoTime() - start));
+						finished(execution, fail(job, handler, ex), start);
 					}
 				}
 				finally {

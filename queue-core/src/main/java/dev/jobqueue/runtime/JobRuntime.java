@@ -64,6 +64,9 @@ public final class JobRuntime {
 
 	private final Reaper reaper;
 
+	/** A new one at each start, closed at each stop: a closed promoter stays closed. */
+	private volatile KeyPromoter promoter;
+
 	private final Pruner pruner;
 
 	private final Vacuumer vacuumer;
@@ -114,7 +117,7 @@ public final class JobRuntime {
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, failures,
-				completions);
+				completions, this::slotFreed);
 		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
 		this.reaper = new Reaper(ownStore, listener);
 		this.pruner = new Pruner(ownStore, settings.finishedRetention(), settings.deadRetention());
@@ -156,6 +159,8 @@ public final class JobRuntime {
 		settings.queues().forEach(this::startQueue);
 		wakeupSources.forEach(source -> source.start(this::wake));
 		startLeaseKeeping();
+		promoter = new KeyPromoter(ownStore, this::wake, settings.pollInterval());
+		promoter.start();
 		// One thread per task: a long VACUUM or prune must not hold up another.
 		maintenance = Executors.newScheduledThreadPool(3, new NamedThreads("jobqueue-maintenance"));
 		schedule(maintenance, reaper::runOnce, "reaper", settings.reaperInterval());
@@ -238,6 +243,14 @@ public final class JobRuntime {
 		}
 	}
 
+	/** A job that finished held a slot of {@code key}: the key's next job may run. */
+	private void slotFreed(String key) {
+		KeyPromoter current = promoter;
+		if (current != null) {
+			current.promoteAfterCommit(List.of(key));
+		}
+	}
+
 	/** Wakes the poller of {@code queue}, if this node works it: a job may be waiting. */
 	public void wake(String queue) {
 		QueuePoller poller = pollers.get(queue);
@@ -275,6 +288,7 @@ public final class JobRuntime {
 		}
 		// Written before the leases stop being renewed: a finished job must not be handed out again.
 		completions.stop();
+		promoter.close();
 		maintenance.shutdownNow();
 		retireLeaseKeepingWhenIdle();
 		pollers.clear();

@@ -9,9 +9,12 @@ import java.time.Instant;
  * @param runAt when the job was due, so that its wait (due → start) can be measured
  * @param startedAt when the claim happened, on the store's clock
  * @param snoozes how many times handlers snoozed the job before this attempt
+ * @param concurrencyKey the key whose slot it holds, or {@code null}: once it is finished, the store's
+ * {@link JobStore#promote} hands the slot on
  */
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
-		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes) {
+		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes,
+		String concurrencyKey) {
 
 	/** Whether this was the last attempt the job had. */
 	public boolean isLastAttempt() {

@@ -43,7 +43,8 @@ public interface JobStore {
 	Optional<Job> find(long id);
 
 	/**
-	 * ready or running → cancelled. A running job keeps its lease token, so that {@link #cancelled} can tell
+	 * blocked, ready or running → cancelled; dead → cancelled too for a dead job that holds the slot of its
+	 * concurrency key, which this frees. A running job keeps its lease token, so that {@link #cancelled} can tell
 	 * its worker; every outcome write of that worker then changes nothing, as for a lost lease.
 	 */
 	boolean cancel(long id);
@@ -52,7 +53,8 @@ public interface JobStore {
 	Set<Lease> cancelled(Collection<Lease> leases);
 
 	/**
-	 * dead → ready, attempts reset, due now. False when the job is not dead, or when an unfinished job of its
+	 * dead → ready, attempts reset, due now; dead → blocked for a job with a concurrency key, which then waits
+	 * for {@link #promote} like a new one. False when the job is not dead, or when an unfinished job of its
 	 * kind holds its unique key ({@link #holderOfUniqueKey}): the job then stays dead.
 	 */
 	boolean retryDead(long id);
@@ -178,6 +180,24 @@ public interface JobStore {
 
 	/** The paused names of {@code scope}, in name order, each with when it was paused. */
 	Map<String, Instant> paused(PauseScope scope);
+
+	/**
+	 * Hands the free slots of these concurrency keys to their blocked jobs, first enqueued first, in a
+	 * transaction of its own (whatever transaction the caller is in), and returns the queues of the jobs it
+	 * made ready. A key's slots are held by its ready and running jobs, and its dead ones when they hold
+	 * theirs; the key's first blocked job's limit says how many there are. Promotions of one key are
+	 * serialized across nodes, so a key never has more jobs holding slots than its limit. Call it after the
+	 * write that freed a slot or added a blocked job has committed.
+	 */
+	Set<String> promote(Collection<String> keys);
+
+	/**
+	 * Promotes ({@link #promote}) up to {@code maxKeys} keys that have blocked jobs and a free slot, in the
+	 * caller's transaction if there is one: the sweep that catches slots no promotion followed (a node that
+	 * stopped between its write and the promotion, a reaped or pruned job, a write in a transaction the
+	 * queue did not see commit). Returns the queues of the jobs it made ready.
+	 */
+	Set<String> promoteWaiting(int maxKeys);
 
 	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();

@@ -9,9 +9,34 @@ import java.time.Instant;
  *
  * @param payloadVersion the version of the payload's shape, 1 or more: claims by nodes that read only
  * older versions pass the job over
+ * @param keySlot the concurrency key it waits for a slot of, or {@code null}: such a job is written
+ * {@code blocked} and made ready by {@link JobStore#promote}
  */
 public record NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
-		Duration delay, int maxAttempts, String uniqueKey) {
+		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot) {
+
+	/**
+	 * A concurrency key and the options its slots are handed out by.
+	 *
+	 * @param limit how many of the key's jobs may be ready or running at once (the key's first waiting job's
+	 * limit decides)
+	 * @param deadHolds whether the job keeps its slot once dead
+	 */
+	public record KeySlot(String key, int limit, boolean deadHolds) {
+
+		public KeySlot {
+			if (key == null || limit < 1) {
+				throw new IllegalArgumentException("a concurrency key and a limit of at least 1 are needed, was "
+						+ key + " with " + limit);
+			}
+		}
+	}
+
+	/** A job without a concurrency key. */
+	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
+			Duration delay, int maxAttempts, String uniqueKey) {
+		this(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, null);
+	}
 
 	public NewJob {
 		if ((runAt == null) == (delay == null)) {
@@ -20,6 +45,16 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		if (payloadVersion < 1) {
 			throw new IllegalArgumentException("payloadVersion must be at least 1, was " + payloadVersion);
 		}
+	}
+
+	/** The state it is written in: {@code blocked} with a concurrency key, {@code ready} without. */
+	public String initialState() {
+		return keySlot == null ? "ready" : "blocked";
+	}
+
+	/** The concurrency key, or {@code null}. */
+	public String concurrencyKey() {
+		return keySlot == null ? null : keySlot.key();
 	}
 
 	/** The delay in milliseconds, for statements that add it to the store's clock. */

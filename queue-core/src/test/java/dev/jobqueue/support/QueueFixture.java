@@ -46,7 +46,9 @@ public final class QueueFixture implements AutoCloseable {
 
 	private final CountingListener enqueues = new CountingListener();
 
-	private final JobQueue queue;
+	private final JdbcJobQueue queue;
+
+	private final List<JdbcJobQueue> queues = new CopyOnWriteArrayList<>();
 
 	public QueueFixture(TestDatabase database) {
 		this.database = database;
@@ -59,9 +61,11 @@ public final class QueueFixture implements AutoCloseable {
 	}
 
 	/** Another queue on the fixture's handlers, with settings of its own (its enqueues counted too). */
-	public JobQueue queue(RuntimeSettings settings) {
-		return new JdbcJobQueue(database.store(), JSON, handlers, settings, enqueues,
+	public JdbcJobQueue queue(RuntimeSettings settings) {
+		JdbcJobQueue created = new JdbcJobQueue(database.store(), JSON, handlers, settings, enqueues,
 				name -> runtimes.forEach(runtime -> runtime.wake(name)));
+		queues.add(created);
+		return created;
 	}
 
 	/** What the fixture's queues reported of their enqueues. */
@@ -163,5 +167,6 @@ public final class QueueFixture implements AutoCloseable {
 	@Override
 	public void close() {
 		runtimes.forEach(JobRuntime::stop);
+		queues.forEach(JdbcJobQueue::close);
 	}
 }

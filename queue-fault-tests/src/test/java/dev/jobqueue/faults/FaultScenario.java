@@ -88,7 +88,7 @@ abstract class FaultScenario {
 	}
 
 	long unfinished() {
-		return count("SELECT count(*) FROM jobqueue_job WHERE state IN ('ready', 'running')");
+		return count("SELECT count(*) FROM jobqueue_job WHERE state IN ('blocked', 'ready', 'running')");
 	}
 
 	long finished() {

@@ -20,6 +20,7 @@ import dev.jobqueue.JobKind;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.spring.JobHandler;
 
@@ -60,7 +61,7 @@ final class JobHandlerMethod {
 		return new JobHandlerDefinition(kind, handler.queue(annotation.queue()), payloadType,
 				handler.retryPolicy(annotation, defaults), annotation.transactional(), handler::invoke,
 				handler.description, handler.timeout(annotation.timeout()), handler.version(annotation.version()),
-				handler.payloadNullable());
+				handler.payloadNullable(), handler.keyLimits(annotation));
 	}
 
 	/** The annotation's kind, or else the one the payload type names with {@link JobKind}. */
@@ -203,6 +204,19 @@ final class JobHandlerMethod {
 							+ "jobqueue.default-timeout.",
 					ex);
 		}
+	}
+
+	private KeyLimits keyLimits(JobHandler annotation) {
+		if (annotation.concurrencyKeyLimit() < 1) {
+			throw invalid("has an invalid concurrencyKeyLimit " + annotation.concurrencyKeyLimit(),
+					"Give 1 or more: how many jobs of one concurrency key may be ready or running at once.", null);
+		}
+		if (annotation.clusterConcurrency() < 0) {
+			throw invalid("has an invalid clusterConcurrency " + annotation.clusterConcurrency(),
+					"Give 1 or more, or leave it out (0) for no cluster-wide limit.", null);
+		}
+		return new KeyLimits(annotation.concurrencyKeyLimit(), annotation.deadJobBlocksKey(),
+				annotation.clusterConcurrency());
 	}
 
 	private int version(int version) {

@@ -59,6 +59,14 @@ public class JobQueueProperties implements Validator {
 	private final Map<String, Schedule> schedules = new LinkedHashMap<>();
 
 	/**
+	 * Limits of concurrency keys by prefix, such as {@code tenant-: 4}: a job whose key starts with a prefix
+	 * here may have as many jobs of its key ready or running at once as the longest such prefix says, whatever
+	 * its handler declares. Weights for sharing a queue between tenants: a key with a larger limit gets a
+	 * larger share.
+	 */
+	private final Map<String, Integer> concurrencyKeyLimits = new LinkedHashMap<>();
+
+	/**
 	 * Whether PostgreSQL nodes wake each other's workers with LISTEN/NOTIFY: an enqueue of a due job
 	 * notifies, and each worker node keeps one connection listening. Turn off behind PgBouncer in
 	 * transaction pooling mode, where LISTEN cannot work; workers then find new jobs by polling.
@@ -161,6 +169,10 @@ public class JobQueueProperties implements Validator {
 
 	public Map<String, Queue> getQueues() {
 		return queues;
+	}
+
+	public Map<String, Integer> getConcurrencyKeyLimits() {
+		return concurrencyKeyLimits;
 	}
 
 	public Map<String, Schedule> getSchedules() {
@@ -310,6 +322,7 @@ public class JobQueueProperties implements Validator {
 				settings.initiallyPaused(name);
 			}
 		});
+		concurrencyKeyLimits.forEach(settings::concurrencyKeyLimit);
 		return settings.pollInterval(pollInterval)
 			.lease(leaseDuration)
 			.heartbeatInterval(heartbeatInterval)

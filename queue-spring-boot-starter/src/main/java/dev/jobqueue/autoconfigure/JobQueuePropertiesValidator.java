@@ -44,6 +44,8 @@ final class JobQueuePropertiesValidator {
 			}
 		}
 		validateRetry(properties.getRetry(), errors);
+		properties.getConcurrencyKeyLimits().forEach((prefix, limit) -> atLeast(errors,
+				"concurrencyKeyLimits[" + prefix + "]", "concurrency-key-limits." + prefix, limit, 1));
 		properties.getSchedules().forEach((name, schedule) -> validateSchedule(name, schedule, errors));
 	}
 

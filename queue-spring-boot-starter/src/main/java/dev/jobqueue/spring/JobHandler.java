@@ -115,4 +115,23 @@ public @interface JobHandler {
 
 	/** What to do with fire times missed while no node was running; see {@link Schedule.Misfire}. */
 	Schedule.Misfire misfire() default Schedule.Misfire.SKIP;
+
+	/**
+	 * How many jobs of one concurrency key ({@code EnqueueOptions.concurrencyKey}) of this kind may be ready
+	 * or running at once in the whole cluster, 1 or more; 1 (the default) runs a key's jobs one after the
+	 * other in enqueue order. {@code jobqueue.concurrency-key-limits} set for the key's prefix wins.
+	 */
+	int concurrencyKeyLimit() default 1;
+
+	/**
+	 * Whether a dead job keeps the slot of its concurrency key, so that the key's later jobs wait until an
+	 * operator retries or cancels it; by default a dead job frees its slot and the key's next job runs.
+	 */
+	boolean deadJobBlocksKey() default false;
+
+	/**
+	 * At most this many jobs of this kind ready or running at once in the whole cluster; 0 (the default)
+	 * sets no limit. Its jobs then share the concurrency key {@code kind:<kind>} and take no key of their own.
+	 */
+	int clusterConcurrency() default 0;
 }

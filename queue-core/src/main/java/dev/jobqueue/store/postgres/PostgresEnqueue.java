@@ -68,22 +68,23 @@ final class PostgresEnqueue {
 		String sql = notify ? """
 				WITH inserted AS (
 				    INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                              unique_key, created_at)
-				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
+				                              unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				            COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				            :maxAttempts, :uniqueKey, statement_timestamp())
-				    ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				            :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds)
+				    ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				    DO NOTHING
-				    RETURNING id, queue, run_at
+				    RETURNING id, queue, run_at, state
 				)
-				SELECT id, (SELECT pg_notify('jobqueue_ready', queue) WHERE run_at <= statement_timestamp()) IS NULL AS later
+				SELECT id, (SELECT pg_notify('jobqueue_ready', queue) WHERE state = 'ready' AND run_at <= statement_timestamp())
+				       IS NULL AS later
 				FROM inserted""" : """
 				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                          unique_key, created_at)
-				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, 'ready', :priority,
+				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				        :maxAttempts, :uniqueKey, statement_timestamp())
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds)
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				DO NOTHING
 				RETURNING id""";
 		return jdbc.sql(sql).paramSource(params(job)).query((rs, n) -> rs.getLong(1)).optional();
@@ -176,18 +177,20 @@ final class PostgresEnqueue {
 				    FROM unnest(CAST(:ids AS bigint[]), CAST(:queues AS text[]), CAST(:kinds AS text[]),
 				                CAST(:payloads AS text[]), CAST(:payloadVersions AS int[]), CAST(:priorities AS int[]),
 				                CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]),
-				                CAST(:uniqueKeys AS text[]))
+				                CAST(:uniqueKeys AS text[]), CAST(:concurrencyKeys AS text[]), CAST(:concurrencyLimits AS int[]),
+				                CAST(:deadHolds AS boolean[]))
 				         WITH ORDINALITY AS t(id, queue, kind, payload, payload_version, priority, run_at_millis, delay_millis,
-				                              max_attempts, unique_key, ord)
+				                              max_attempts, unique_key, concurrency_key, concurrency_limit, dead_holds, ord)
 				)
 				INSERT INTO jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                          unique_key, created_at)
-				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version, 'ready', priority,
+				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version,
+				       CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
-				       max_attempts, unique_key, CAST(:now AS timestamptz)
+				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds
 				FROM input
 				ORDER BY ord
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				DO NOTHING
 				RETURNING id""")
 			.param("ids", ids)
@@ -201,6 +204,11 @@ final class PostgresEnqueue {
 			.param("delays", jobs.stream().map(NewJob::delayMillis).toArray(Long[]::new))
 			.param("maxAttempts", jobs.stream().map(NewJob::maxAttempts).toArray(Integer[]::new))
 			.param("uniqueKeys", jobs.stream().map(NewJob::uniqueKey).toArray(String[]::new))
+			.param("concurrencyKeys", jobs.stream().map(NewJob::concurrencyKey).toArray(String[]::new))
+			.param("concurrencyLimits", jobs.stream().map(j -> j.keySlot() == null ? null : j.keySlot().limit())
+				.toArray(Integer[]::new))
+			.param("deadHolds", jobs.stream().map(j -> j.keySlot() != null && j.keySlot().deadHolds())
+				.toArray(Boolean[]::new))
 			.query((rs, n) -> rs.getLong(1))
 			.list());
 	}
@@ -213,8 +221,15 @@ final class PostgresEnqueue {
 	private void notifyDue(List<NewJob> jobs, Instant now) {
 		Map<String, Long> earliest = new LinkedHashMap<>();
 		for (NewJob job : jobs) {
+			if (job.keySlot() != null) {
+				// Blocked until promoted; the promotion notifies.
+				continue;
+			}
 			long runAt = job.runAt() != null ? job.runAt().toEpochMilli() : now.toEpochMilli() + job.delayMillis();
 			earliest.merge(job.queue(), runAt, Math::min);
+		}
+		if (earliest.isEmpty()) {
+			return;
 		}
 		jdbc.sql("""
 				SELECT pg_notify('jobqueue_ready', queue)
@@ -229,7 +244,7 @@ final class PostgresEnqueue {
 	Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('blocked', 'ready', 'running')""")
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
@@ -246,6 +261,10 @@ final class PostgresEnqueue {
 			.addValue("runAt", PostgresRows.timestamp(job.runAt()), Types.TIMESTAMP_WITH_TIMEZONE)
 			.addValue("delayMillis", job.delayMillis())
 			.addValue("maxAttempts", job.maxAttempts())
-			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR);
+			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR)
+			.addValue("state", job.initialState())
+			.addValue("concurrencyKey", job.concurrencyKey(), Types.VARCHAR)
+			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
+			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds());
 	}
 }

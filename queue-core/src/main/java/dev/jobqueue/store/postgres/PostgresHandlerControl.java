@@ -47,7 +47,8 @@ final class PostgresHandlerControl {
 				UPDATE jobqueue_job
 				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL,
 				    lease_expires_at = NULL
-				WHERE id = :id AND state IN ('ready', 'running')
+				WHERE id = :id
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
 				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
 			.param("id", id)
 			.param("notify", notify)

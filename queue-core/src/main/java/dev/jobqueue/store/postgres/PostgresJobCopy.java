@@ -40,7 +40,7 @@ final class PostgresJobCopy {
 	void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
 		String sql = """
 				COPY jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                   created_at) FROM STDIN""";
+				                   created_at, concurrency_key, concurrency_limit, concurrency_dead_holds) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -75,14 +75,26 @@ final class PostgresJobCopy {
 			CopyText.appendEscaped(chunk, job.kind());
 			chunk.append('\t');
 			CopyText.appendEscaped(chunk, job.payload());
-			chunk.append('\t').append(job.payloadVersion()).append("\tready\t").append(job.priority()).append('\t')
-				.append(runAtText.of(job)).append('\t').append(job.maxAttempts()).append('\t').append(createdAt)
-				.append('\n');
+			chunk.append('\t').append(job.payloadVersion()).append('\t').append(job.initialState()).append('\t')
+				.append(job.priority()).append('\t').append(runAtText.of(job)).append('\t').append(job.maxAttempts())
+				.append('\t').append(createdAt).append('\t');
+			appendKeySlot(chunk, job.keySlot());
+			chunk.append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
 			}
 		}
 		send(copy, chunk);
+	}
+
+	/** The three concurrency columns: {@code \N} (COPY's null) for a job without a key. */
+	private static void appendKeySlot(StringBuilder chunk, NewJob.KeySlot slot) {
+		if (slot == null) {
+			chunk.append("\\N\t\\N\tf");
+			return;
+		}
+		CopyText.appendEscaped(chunk, slot.key());
+		chunk.append('\t').append(slot.limit()).append('\t').append(slot.deadHolds() ? 't' : 'f');
 	}
 
 	/**

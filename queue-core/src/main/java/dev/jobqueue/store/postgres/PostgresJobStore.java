@@ -50,6 +50,8 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresPauses pauses;
 
+	private final PostgresPromotions promotions;
+
 	private final PostgresTestSupport testSupport;
 
 	/** A store that notifies listeners ({@link PostgresNotificationListener}) of every job due now. */
@@ -84,6 +86,7 @@ public final class PostgresJobStore implements JobStore {
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
 		this.pauses = new PostgresPauses(jdbc, notify);
+		this.promotions = new PostgresPromotions(dataSource, jdbc, notify);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -105,6 +108,16 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Optional<Job> find(long id) {
 		return maintenance.find(id);
+	}
+
+	@Override
+	public Set<String> promote(Collection<String> keys) {
+		return promotions.promote(keys);
+	}
+
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
+		return promotions.promoteWaiting(maxKeys);
 	}
 
 	@Override

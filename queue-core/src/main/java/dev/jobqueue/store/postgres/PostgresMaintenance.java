@@ -28,7 +28,7 @@ final class PostgresMaintenance {
 		return jdbc.sql("""
 				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
 				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
-				       created_at, started_at, finished_at, errors::text AS errors
+				       created_at, started_at, finished_at, errors::text AS errors, concurrency_key
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)
 			.query(PostgresRows::job)
@@ -36,23 +36,28 @@ final class PostgresMaintenance {
 	}
 
 	boolean retryDead(long id) {
+		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
 		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
 		// break the unique index, and its error would abort the caller's transaction.
 		String sql = notify ? """
 				WITH retried AS (
-				    UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				    UPDATE jobqueue_job j
+				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				        finished_at = NULL
 				    WHERE id = :id AND state = 'dead'
 				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                        AND holder.state IN ('ready', 'running'))
+				                        AND holder.state IN ('blocked', 'ready', 'running'))
 				    RETURNING queue
 				)
 				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
-				UPDATE jobqueue_job j SET state = 'ready', attempt = 0, run_at = now(), finished_at = NULL
+				UPDATE jobqueue_job j
+				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				        finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                    AND holder.state IN ('ready', 'running'))
+				                    AND holder.state IN ('blocked', 'ready', 'running'))
 				RETURNING queue""";
 		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
@@ -61,7 +66,7 @@ final class PostgresMaintenance {
 		return jdbc.sql("""
 				SELECT holder.id FROM jobqueue_job job
 				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
-				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
 			.param("id", id)
 			.query(Long.class)
 			.optional();

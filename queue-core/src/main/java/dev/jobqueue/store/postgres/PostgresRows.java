@@ -36,6 +36,6 @@ final class PostgresRows {
 				instant(rs, "run_at"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
 				instant(rs, "lease_expires_at"), rs.getString("unique_key"), rs.getString("last_error"),
 				rs.getString("result"), instant(rs, "created_at"), instant(rs, "started_at"),
-				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")));
+				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")), rs.getString("concurrency_key"));
 	}
 }

@@ -25,7 +25,7 @@ final class PostgresTestSupport {
 		return jdbc.sql("""
 				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
 				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
-				       created_at, started_at, finished_at, errors::text AS errors
+				       created_at, started_at, finished_at, errors::text AS errors, concurrency_key
 				FROM jobqueue_job WHERE id > :id ORDER BY id LIMIT :limit""")
 			.param("id", id)
 			.param("limit", limit)

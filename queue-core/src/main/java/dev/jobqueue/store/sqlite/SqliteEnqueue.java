@@ -34,11 +34,12 @@ final class SqliteEnqueue {
 		while (true) {
 			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
 					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-					                          unique_key, created_at)
-					VALUES (:queue, :kind, :payload, :payloadVersion, 'ready', :priority,
+					                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+					VALUES (:queue, :kind, :payload, :payloadVersion, :state, :priority,
 					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
-					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
-					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('ready', 'running')
+					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
+					        :concurrencyLimit, :deadHolds)
+					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 					DO NOTHING
 					RETURNING id""")
 				.paramSource(params(job))
@@ -75,7 +76,7 @@ final class SqliteEnqueue {
 	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return statements.read("find by unique key", () -> jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('blocked', 'ready', 'running')""")
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
@@ -92,6 +93,10 @@ final class SqliteEnqueue {
 			.addValue("runAt", job.runAt() == null ? null : job.runAt().toEpochMilli(), Types.BIGINT)
 			.addValue("delayMillis", job.delayMillis())
 			.addValue("maxAttempts", job.maxAttempts())
-			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR);
+			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR)
+			.addValue("state", job.initialState())
+			.addValue("concurrencyKey", job.concurrencyKey(), Types.VARCHAR)
+			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
+			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds() ? 1 : 0);
 	}
 }

@@ -46,7 +46,8 @@ final class SqliteHandlerControl {
 				UPDATE jobqueue_job
 				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND state IN ('ready', 'running')""")
+				WHERE id = :id
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))""")
 			.param("id", id)
 			.update()) == 1;
 	}

@@ -55,6 +55,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqlitePauses pauses;
 
+	private final SqlitePromotions promotions;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -69,6 +71,7 @@ public final class SqliteJobStore implements JobStore {
 		this.control = new SqliteHandlerControl(jdbc, statements);
 		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
 		this.pauses = new SqlitePauses(jdbc, statements);
+		this.promotions = new SqlitePromotions(queue, jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -92,11 +95,21 @@ public final class SqliteJobStore implements JobStore {
 		return statements.read("find", () -> jdbc.sql("""
 				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
 				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
-				       finished_at, errors
+				       finished_at, errors, concurrency_key
 				FROM jobqueue_job WHERE id = :id""")
 			.param("id", id)
 			.query(SqliteRows::job)
 			.optional());
+	}
+
+	@Override
+	public Set<String> promote(Collection<String> keys) {
+		return promotions.promote(keys);
+	}
+
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
+		return promotions.promoteWaiting(maxKeys);
 	}
 
 	@Override
@@ -116,15 +129,16 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean retryDead(long id) {
+		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
 		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
 		return statements.write("retry dead", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', attempt = 0, run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    finished_at = NULL
+				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
-				                    AND holder.state IN ('ready', 'running'))""").param("id", id).update()) == 1;
+				                    AND holder.state IN ('blocked', 'ready', 'running'))""").param("id", id).update()) == 1;
 	}
 
 	@Override
@@ -132,7 +146,7 @@ public final class SqliteJobStore implements JobStore {
 		return statements.read("holder of unique key", () -> jdbc.sql("""
 				SELECT holder.id FROM jobqueue_job AS job
 				JOIN jobqueue_job AS holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
-				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('ready', 'running')""")
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
 			.param("id", id)
 			.query(Long.class)
 			.optional());

@@ -40,7 +40,8 @@ final class SqliteRows {
 	static ClaimedJob claimedJob(ResultSet rs, int row) throws SQLException {
 		return new ClaimedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("kind"), rs.getString("payload"),
 				rs.getInt("payload_version"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getInt("priority"),
-				lease(rs, row), instant(rs, "run_at"), instant(rs, "started_at"), rs.getInt("snoozes"));
+				lease(rs, row), instant(rs, "run_at"), instant(rs, "started_at"), rs.getInt("snoozes"),
+				rs.getString("concurrency_key"));
 	}
 
 	static Job job(ResultSet rs, int row) throws SQLException {
@@ -49,7 +50,7 @@ final class SqliteRows {
 				instant(rs, "run_at"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getString("lease_owner"),
 				instant(rs, "lease_expires_at"), rs.getString("unique_key"), rs.getString("last_error"),
 				rs.getString("result"), instant(rs, "created_at"), instant(rs, "started_at"),
-				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")));
+				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")), rs.getString("concurrency_key"));
 	}
 
 	/** {@code {"kind": version, …}}. */

@@ -29,7 +29,7 @@ final class SqliteTestSupport {
 		return statements.read("find newer", () -> jdbc.sql("""
 				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
 				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
-				       finished_at, errors
+				       finished_at, errors, concurrency_key
 				FROM jobqueue_job WHERE id > :id ORDER BY id LIMIT :limit""")
 			.param("id", id)
 			.param("limit", limit)

@@ -1,0 +1,164 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.jobqueue.store.JobStore;
+
+/**
+ * Hands on the slots of concurrency keys ({@link JobStore#promote}) once the writes that freed a slot or added
+ * a blocked job have committed, on a thread of its own: a promotion is a transaction of its own, which the
+ * caller's thread could not open while its own transaction still holds its connection (a pool of one would
+ * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
+ * one together. With a sweep interval, whenever that long passes without a request, it also sweeps
+ * ({@link JobStore#promoteWaiting}) for slots no promotion followed. A failed promotion is logged; the sweep
+ * of a worker node takes it up.
+ */
+public final class KeyPromoter implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(KeyPromoter.class);
+
+	/** How many keys one sweep promotes at most. */
+	static final int SWEEP_KEYS = 1000;
+
+	private final JobStore store;
+
+	private final Consumer<String> wakeup;
+
+	private final Duration sweepInterval;
+
+	private final Set<String> pending = new LinkedHashSet<>();
+
+	private Thread thread;
+
+	private boolean closed;
+
+	/**
+	 * @param wakeup told each queue a promotion made jobs ready in
+	 * @param sweepInterval how often to sweep, or {@code null} never to
+	 */
+	public KeyPromoter(JobStore store, Consumer<String> wakeup, Duration sweepInterval) {
+		this.store = store;
+		this.wakeup = wakeup;
+		this.sweepInterval = sweepInterval;
+	}
+
+	/** Promotes these keys once the transaction under way commits, or soon when none is. Nulls are skipped. */
+	public void promoteAfterCommit(Collection<String> keys) {
+		Set<String> wanted = new LinkedHashSet<>(keys);
+		wanted.remove(null);
+		if (wanted.isEmpty()) {
+			return;
+		}
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					request(wanted);
+				}
+			});
+		}
+		else {
+			request(wanted);
+		}
+	}
+
+	/** Starts the thread, which sweeps at once and then every sweep interval. */
+	public synchronized void start() {
+		if (thread == null && !closed) {
+			thread = new NamedThreads("jobqueue-key-promoter").newThread(this::loop);
+			thread.start();
+		}
+	}
+
+	/** One sweep, on the caller's thread and in its transaction; returns the queues it woke. */
+	public Set<String> sweep() {
+		Set<String> queues = store.promoteWaiting(SWEEP_KEYS);
+		queues.forEach(wakeup);
+		return queues;
+	}
+
+	private synchronized void request(Set<String> keys) {
+		pending.addAll(keys);
+		notifyAll();
+		start();
+	}
+
+	private void loop() {
+		boolean sweepDue = sweepInterval != null;
+		while (true) {
+			Set<String> keys;
+			try {
+				if (sweepDue) {
+					sweep();
+				}
+				keys = next();
+				if (keys == null) {
+					return;
+				}
+				store.promote(keys).forEach(wakeup);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (RuntimeException ex) {
+				log.warn("Could not hand on the slots of concurrency keys; the next sweep will", ex);
+				keys = Set.of();
+			}
+			sweepDue = sweepInterval != null && keys.isEmpty();
+		}
+	}
+
+	/** The keys asked for since the last promotion; empty when the sweep interval passed first; null once closed. */
+	private synchronized Set<String> next() throws InterruptedException {
+		long deadline = System.nanoTime() + (sweepInterval == null ? Long.MAX_VALUE / 2 : sweepInterval.toNanos());
+		while (pending.isEmpty() && !closed) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				return Set.of();
+			}
+			wait(Math.max(1, left / 1_000_000));
+		}
+		if (closed) {
+			return null;
+		}
+		Set<String> keys = new LinkedHashSet<>(pending);
+		pending.clear();
+		return keys;
+	}
+
+	/**
+	 * Stops the thread once the promotion under way, if any, has ended (without interrupting it, which could
+	 * cost its connection); keys still pending are left to a sweep.
+	 */
+	@Override
+	public void close() {
+		Thread stopping;
+		synchronized (this) {
+			closed = true;
+			notifyAll();
+			stopping = thread;
+		}
+		if (stopping != null) {
+			joinQuietly(stopping);
+		}
+	}
+
+	private static void joinQuietly(Thread thread) {
+		try {
+			thread.join(Duration.ofSeconds(5).toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+}

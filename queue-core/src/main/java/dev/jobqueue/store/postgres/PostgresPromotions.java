@@ -1,0 +1,83 @@
+package dev.jobqueue.store.postgres;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Hands the slots of concurrency keys to blocked jobs through {@code jobqueue_promote} (V15), which takes each
+ * key's lock, counts its slots after the lock is held, and promotes the first waiting jobs; the function's
+ * comment says why it is safe across nodes. Promoted jobs notify their queue like new ones.
+ */
+final class PostgresPromotions {
+
+	private final JdbcClient jdbc;
+
+	private final boolean notify;
+
+	/**
+	 * A transaction of its own under READ COMMITTED, whatever the caller's: the function refuses any other
+	 * isolation, and a promotion must see the write that freed the slot, committed just before.
+	 */
+	private final TransactionTemplate ownTransaction;
+
+	PostgresPromotions(DataSource dataSource, JdbcClient jdbc, boolean notify) {
+		this.jdbc = jdbc;
+		this.notify = notify;
+		this.ownTransaction = new TransactionTemplate(new JdbcTransactionManager(dataSource));
+		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.ownTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+	}
+
+	Set<String> promote(Collection<String> keys) {
+		if (keys.isEmpty()) {
+			return Set.of();
+		}
+		return ownTransaction.execute(status -> new HashSet<>(jdbc.sql("""
+				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END
+				FROM jobqueue_promote(CAST(:keys AS text[])) AS queue""")
+			.param("keys", keys.toArray(String[]::new))
+			.param("notify", notify)
+			.query((rs, n) -> rs.getString(1))
+			.list()));
+	}
+
+	/**
+	 * The keys come from the blocked index, one probe per key (a recursive walk that skips from one key to
+	 * the next, since PostgreSQL has no skip scan), and only those with a free slot by a first, unlocked count
+	 * go to the function, which counts again under the lock: a sweep over a thousand busy keys takes no lock.
+	 */
+	Set<String> promoteWaiting(int maxKeys) {
+		return new HashSet<>(jdbc.sql("""
+				WITH RECURSIVE waiting (concurrency_key) AS (
+				    (SELECT concurrency_key FROM jobqueue_job WHERE state = 'blocked' ORDER BY concurrency_key LIMIT 1)
+				    UNION ALL
+				    SELECT (SELECT b.concurrency_key FROM jobqueue_job b
+				            WHERE b.state = 'blocked' AND b.concurrency_key > waiting.concurrency_key
+				            ORDER BY b.concurrency_key LIMIT 1)
+				    FROM waiting WHERE waiting.concurrency_key IS NOT NULL
+				), free AS (
+				    SELECT concurrency_key FROM waiting w
+				    WHERE w.concurrency_key IS NOT NULL
+				      AND (SELECT count(*) FROM jobqueue_job h
+				           WHERE h.concurrency_key = w.concurrency_key
+				             AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
+				          < (SELECT b.concurrency_limit FROM jobqueue_job b
+				             WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
+				    LIMIT :maxKeys
+				)
+				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END
+				FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""")
+			.param("maxKeys", maxKeys)
+			.param("notify", notify)
+			.query((rs, n) -> rs.getString(1))
+			.list());
+	}
+}

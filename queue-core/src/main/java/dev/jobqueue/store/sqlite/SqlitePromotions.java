@@ -1,0 +1,84 @@
+package dev.jobqueue.store.sqlite;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Hands the slots of concurrency keys to blocked jobs. SQLite has one writer at a time, so the count of a
+ * key's slots and the promotion in the same write cannot race with another promotion: no lock of ours is
+ * needed, as PostgreSQL's advisory lock is (V15). Same rule as there: a key's slots are held by its ready and
+ * running jobs (and dead ones that hold theirs), the first waiting job's limit says how many there are, the
+ * first enqueued go first, and a promoted job joins the back of the ready line.
+ */
+final class SqlitePromotions {
+
+	private static final String PROMOTE = """
+			UPDATE jobqueue_job
+			SET state = 'ready', run_at = max(run_at, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
+			WHERE id IN (
+			    SELECT id FROM jobqueue_job
+			    WHERE state = 'blocked' AND concurrency_key = :key
+			    ORDER BY id
+			    LIMIT max(0,
+			        (SELECT concurrency_limit FROM jobqueue_job
+			         WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1)
+			        - (SELECT count(*) FROM jobqueue_job
+			           WHERE concurrency_key = :key
+			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)))))
+			RETURNING queue""";
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	/** A transaction of its own (an immediate one, on the queue's connections), whatever the caller's. */
+	private final TransactionTemplate ownTransaction;
+
+	SqlitePromotions(SqliteQueueDataSource dataSource, JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+		this.ownTransaction = new TransactionTemplate(new JdbcTransactionManager(dataSource));
+		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+	}
+
+	Set<String> promote(Collection<String> keys) {
+		if (keys.isEmpty()) {
+			return Set.of();
+		}
+		return ownTransaction.execute(status -> promoteEach(keys));
+	}
+
+	/** The keys with blocked jobs and, by the same count, a free slot; each promoted in one write. */
+	Set<String> promoteWaiting(int maxKeys) {
+		List<String> free = statements.read("keys with free slots", () -> jdbc.sql("""
+				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job WHERE state = 'blocked') w
+				WHERE (SELECT count(*) FROM jobqueue_job h
+				       WHERE h.concurrency_key = w.concurrency_key
+				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1)))
+				      < (SELECT b.concurrency_limit FROM jobqueue_job b
+				         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
+				LIMIT :maxKeys""")
+			.param("maxKeys", maxKeys)
+			.query(String.class)
+			.list());
+		if (free.isEmpty()) {
+			return Set.of();
+		}
+		return statements.write("promote", () -> promoteEach(free));
+	}
+
+	private Set<String> promoteEach(Collection<String> keys) {
+		Set<String> queues = new LinkedHashSet<>();
+		for (String key : new LinkedHashSet<>(keys)) {
+			queues.addAll(jdbc.sql(PROMOTE).param("key", key).query(String.class).list());
+		}
+		return queues;
+	}
+}
