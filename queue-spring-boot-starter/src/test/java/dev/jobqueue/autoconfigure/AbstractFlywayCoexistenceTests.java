@@ -47,7 +47,8 @@ public abstract class AbstractFlywayCoexistenceTests {
 			// Our history starts with a baseline: the schema already held the application's tables.
 			assertThat(descriptions(context, "jobqueue_schema_history")).containsExactly("<< Flyway Baseline >>",
 					"create job table", "lease index by expiry", "error history", "attempt given back once",
-					"claim confirmation", "payload version", "unique key per kind", "schedules", "snoozes");
+					"claim confirmation", "payload version", "unique key per kind", "schedules", "snoozes", "concurrency keys",
+					"pauses");
 		});
 	}
 

@@ -150,7 +150,8 @@ class JobQueuePropertiesTests {
 			.filter(name -> name.startsWith("jobqueue."))
 			.toList();
 		assertThat(names).containsExactlyInAnyOrder("jobqueue.enabled", "jobqueue.dialect",
-				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.external-kinds",
+				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.concurrency-key-limits",
+				"jobqueue.external-kinds",
 				"jobqueue.notify", "jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
 				"jobqueue.prune-interval", "jobqueue.vacuum-interval", "jobqueue.retention.succeeded", "jobqueue.retention.dead",
@@ -165,8 +166,8 @@ class JobQueuePropertiesTests {
 				return;
 			}
 			assertThat(property.has("description")).as("description of %s", name).isTrue();
-			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.external-kinds", "jobqueue.schedules")
-				.contains(name)) {
+			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.concurrency-key-limits",
+					"jobqueue.external-kinds", "jobqueue.schedules").contains(name)) {
 				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
 			}
 		});
