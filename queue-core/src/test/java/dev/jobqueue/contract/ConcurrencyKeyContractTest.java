@@ -281,6 +281,23 @@ public abstract class ConcurrencyKeyContractTest {
 		assertThat(fixture.job(second).runAt()).isAfter(fixture.job(plain).runAt());
 	}
 
+	/**
+	 * A key asked for may have nothing left waiting (its last job has just ended): the keys promoted with it in
+	 * the same call, in one transaction, must not depend on it.
+	 */
+	@Test
+	void aKeyWithNothingWaitingDoesNotHoldUpTheKeysPromotedWithIt() {
+		fixture.declareExternal("work");
+		long first = fixture.queue().enqueue("work", new Greeting("a", 0), key("tenant-a"));
+		long second = fixture.queue().enqueue("work", new Greeting("a", 1), key("tenant-a"));
+		await().atMost(WAIT).until(() -> fixture.state(first) == JobState.ready);
+		fixture.jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = created_at WHERE id = :id")
+			.param("id", first).update();
+
+		assertThat(fixture.store().promote(List.of("nothing-waiting", "tenant-a"))).containsExactly("default");
+		assertThat(fixture.job(second).state()).isEqualTo(JobState.ready);
+	}
+
 	@Test
 	void aRateLimitedKindNeverStartsMoreThanItsRateInAnyWindowAcrossThreeRuntimes() {
 		RetryPolicy quick = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), 1.0, 0.0);

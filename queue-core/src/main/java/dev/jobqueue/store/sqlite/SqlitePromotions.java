@@ -16,7 +16,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * needed, as PostgreSQL's advisory lock is (V15). Same rule as there: a key's slots are held by its ready and
  * running jobs (and dead ones that hold theirs), the first waiting job's limit says how many there are, the
  * first enqueued go first, and a promoted job joins the back of the ready line. A key with a rate also counts
- * the jobs that started within its period, and does not promote a waiting job that did (V17).
+ * the jobs that started within its period, and does not promote a waiting job that did (V17). A key with
+ * nothing waiting has no first limit; the {@code coalesce} makes its LIMIT 0, where SQLite would refuse a LIMIT
+ * of null (a datatype mismatch) and roll back the promotions of every key asked for with it.
  */
 final class SqlitePromotions {
 
@@ -37,8 +39,8 @@ final class SqlitePromotions {
 			      AND coalesce(started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s), 0) = 0
 			    ORDER BY id
 			    LIMIT max(0,
-			        (SELECT concurrency_limit FROM jobqueue_job
-			         WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1)
+			        coalesce((SELECT concurrency_limit FROM jobqueue_job
+			                  WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1), 0)
 			        - (SELECT count(*) FROM jobqueue_job
 			           WHERE concurrency_key = :key
 			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)
