@@ -11,7 +11,7 @@ import java.time.Duration;
 public final class HandlerOptions {
 
 	private static final HandlerOptions DEFAULTS = new HandlerOptions(RuntimeSettings.DEFAULT_QUEUE, null, null,
-			false, 1, false, new KeyLimits(1, false, 0));
+			false, 1, false, new KeyLimits(1, false, 0, 0, null));
 
 	private final String queue;
 
@@ -27,8 +27,13 @@ public final class HandlerOptions {
 
 	private final KeyLimits keyLimits;
 
-	/** The three concurrency options, kept together so that each copy passes them on as one. */
-	private record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+	/** The concurrency options, kept together so that each copy passes them on as one. */
+	private record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency,
+			int rateStarts, Duration ratePeriod) {
+
+		KeyLimits with(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+			return new KeyLimits(concurrencyKeyLimit, deadJobBlocksKey, clusterConcurrency, rateStarts, ratePeriod);
+		}
 	}
 
 	private HandlerOptions(String queue, RetryPolicy retryPolicy, Duration timeout, boolean transactional,
@@ -100,7 +105,7 @@ public final class HandlerOptions {
 	 */
 	public HandlerOptions concurrencyKeyLimit(int limit) {
 		Validate.isTrue(limit >= 1, "concurrencyKeyLimit", "must be at least 1, was " + limit);
-		return withKeyLimits(new KeyLimits(limit, keyLimits.deadJobBlocksKey(), keyLimits.clusterConcurrency()));
+		return withKeyLimits(keyLimits.with(limit, keyLimits.deadJobBlocksKey(), keyLimits.clusterConcurrency()));
 	}
 
 	/**
@@ -109,7 +114,7 @@ public final class HandlerOptions {
 	 * false by default: a dead job frees its slot and the key's next job runs.
 	 */
 	public HandlerOptions deadJobBlocksKey(boolean blocks) {
-		return withKeyLimits(new KeyLimits(keyLimits.concurrencyKeyLimit(), blocks, keyLimits.clusterConcurrency()));
+		return withKeyLimits(keyLimits.with(keyLimits.concurrencyKeyLimit(), blocks, keyLimits.clusterConcurrency()));
 	}
 
 	/**
@@ -119,7 +124,26 @@ public final class HandlerOptions {
 	 */
 	public HandlerOptions clusterConcurrency(int limit) {
 		Validate.isTrue(limit >= 1, "clusterConcurrency", "must be at least 1, was " + limit);
-		return withKeyLimits(new KeyLimits(keyLimits.concurrencyKeyLimit(), keyLimits.deadJobBlocksKey(), limit));
+		Validate.isTrue(keyLimits.rateStarts() == 0, "clusterConcurrency",
+				"excludes rateLimit, which caps how many run at once too");
+		return withKeyLimits(keyLimits.with(keyLimits.concurrencyKeyLimit(), keyLimits.deadJobBlocksKey(), limit));
+	}
+
+	/**
+	 * At most {@code starts} jobs of this kind start in any window of {@code period}, cluster-wide, per
+	 * concurrency key: the job's own key when it has one, else the kind's ({@code kind:<kind>}). Such a key has
+	 * {@code starts} slots, so it also runs at most that many at once, and a job that failed or snoozed waits
+	 * as blocked for its next turn. Starts are the claims' times on the database's clock; a key's next job is
+	 * promoted at the first sweep after a start leaves the window, so a key runs up to a poll interval behind
+	 * its rate. Excludes {@link #clusterConcurrency(int)}.
+	 */
+	public HandlerOptions rateLimit(int starts, Duration period) {
+		Validate.isTrue(starts >= 1, "rateLimit", "starts must be at least 1, was " + starts);
+		Validate.positive(period, "rateLimit period");
+		Validate.isTrue(period.toMillis() >= 1, "rateLimit", "period must be at least 1 ms, was " + period);
+		Validate.isTrue(keyLimits.clusterConcurrency() == 0, "rateLimit", "excludes clusterConcurrency");
+		return withKeyLimits(new KeyLimits(keyLimits.concurrencyKeyLimit(), keyLimits.deadJobBlocksKey(), 0, starts,
+				period));
 	}
 
 	private HandlerOptions withKeyLimits(KeyLimits limits) {
@@ -163,5 +187,15 @@ public final class HandlerOptions {
 	/** The kind's cluster-wide limit, or 0 for none. */
 	public int clusterConcurrency() {
 		return keyLimits.clusterConcurrency();
+	}
+
+	/** The starts a rate allows per {@link #ratePeriod()}, or 0 for no rate. */
+	public int rateStarts() {
+		return keyLimits.rateStarts();
+	}
+
+	/** The period of the rate, or {@code null} for no rate. */
+	public Duration ratePeriod() {
+		return keyLimits.ratePeriod();
 	}
 }

@@ -131,7 +131,7 @@ public final class JobQueues implements AutoCloseable {
 					options.transactional(), (payload, context) -> handler.handle(payloadType.cast(payload), context),
 					"handler of '" + kind + "'", options.timeout(), options.version(), options.nullablePayload(),
 					new KeyLimits(options.concurrencyKeyLimit(), options.deadJobBlocksKey(),
-							options.clusterConcurrency())));
+							options.clusterConcurrency(), options.rateStarts(), options.ratePeriod())));
 			return this;
 		}
 

@@ -269,8 +269,9 @@ public final class JdbcJobQueue implements JobQueue {
 	}
 
 	/**
-	 * The concurrency key and its slots: the enqueue's key, or the kind's own when it has a cluster-wide limit;
-	 * the limit of the key's longest configured prefix, else the handler's, else 1.
+	 * The concurrency key and its slots: the enqueue's key, or the kind's own when it has a cluster-wide limit
+	 * (or a rate and the enqueue names no key); a rate's starts, else the limit of the key's longest configured
+	 * prefix, else the handler's, else 1.
 	 */
 	private NewJob.KeySlot keySlot(String kind, EnqueueOptions options, Optional<JobHandlerDefinition> handler) {
 		KeyLimits limits = handler.map(JobHandlerDefinition::keyLimits).orElse(KeyLimits.DEFAULTS);
@@ -282,6 +283,10 @@ public final class JdbcJobQueue implements JobQueue {
 					limits.deadJobBlocksKey());
 		}
 		String key = options.concurrencyKey();
+		if (limits.rateStarts() > 0) {
+			return new NewJob.KeySlot(key != null ? key : EnqueueOptions.KIND_KEY_PREFIX + kind, limits.rateStarts(),
+					limits.deadJobBlocksKey(), limits.ratePeriod());
+		}
 		if (key == null) {
 			return null;
 		}

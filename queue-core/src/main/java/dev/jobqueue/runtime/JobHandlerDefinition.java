@@ -31,11 +31,26 @@ public record JobHandlerDefinition(String kind, String queue, Type payloadType, 
 	 * two after it).
 	 *
 	 * @param clusterConcurrency the kind's cluster-wide limit, or 0 for none
+	 * @param rateStarts with a rate, at most this many starts per {@code ratePeriod} per key (the job's own, else
+	 * the kind's); else 0
 	 */
-	public record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+	public record KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency, int rateStarts,
+			Duration ratePeriod) {
 
-		/** Limit 1 per key, a dead job frees its slot, no cluster-wide limit. */
+		/** Limit 1 per key, a dead job frees its slot, no cluster-wide limit, no rate. */
 		public static final KeyLimits DEFAULTS = new KeyLimits(1, false, 0);
+
+		public KeyLimits {
+			if (clusterConcurrency > 0 && rateStarts > 0) {
+				throw new IllegalArgumentException("clusterConcurrency and rateLimit exclude each other: a rate of "
+						+ rateStarts + " starts also lets at most " + rateStarts + " run at once");
+			}
+		}
+
+		/** Without a rate. */
+		public KeyLimits(int concurrencyKeyLimit, boolean deadJobBlocksKey, int clusterConcurrency) {
+			this(concurrencyKeyLimit, deadJobBlocksKey, clusterConcurrency, 0, null);
+		}
 	}
 
 	/** The payload version of a handler that declares none, and of every job enqueued before versions. */

@@ -15,11 +15,13 @@ public final class JobCounts {
 	public static final String ALL = "SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state";
 
 	/**
-	 * Ready and running only, each half answered by the partial index that holds its rows: the ready
-	 * index, and the reaper's index of the rows with a lease expiry, which are the running ones (the
-	 * condition on the expiry is what lets the planner use that index).
+	 * Blocked, ready and running only, each part answered by the partial index that holds its rows: the
+	 * blocked index, the ready index, and the reaper's index of the rows with a lease expiry, which are the
+	 * running ones (the condition on the expiry is what lets the planner use that index).
 	 */
 	public static final String UNFINISHED = """
+			SELECT queue, 'blocked', count(*) FROM jobqueue_job WHERE state = 'blocked' GROUP BY queue
+			UNION ALL
 			SELECT queue, 'ready', count(*) FROM jobqueue_job WHERE state = 'ready' GROUP BY queue
 			UNION ALL
 			SELECT queue, 'running', count(*) FROM jobqueue_job

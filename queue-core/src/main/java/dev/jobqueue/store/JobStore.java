@@ -94,7 +94,9 @@ public interface JobStore {
 
 	/**
 	 * running → ready, due after {@code delay}, {@code error} stored as the last error and appended to the
-	 * job's error history; false when the lease was lost.
+	 * job's error history; false when the lease was lost. Like every way back from running (snooze, release,
+	 * reaper), it goes to blocked instead for a job of a key with a rate, so that its next start waits for a
+	 * promotion, which counts it against the rate.
 	 */
 	boolean retryLater(Lease lease, Duration delay, String error);
 
@@ -203,7 +205,7 @@ public interface JobStore {
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 
 	/**
-	 * Counts of ready and running jobs by queue, read from the partial indexes that hold just those
+	 * Counts of blocked, ready and running jobs by queue, read from the partial indexes that hold just those
 	 * rows: the cost follows the backlog and the jobs in flight, not the finished rows the table keeps.
 	 */
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue();

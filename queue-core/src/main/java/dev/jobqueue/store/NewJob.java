@@ -21,14 +21,25 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 	 * @param limit how many of the key's jobs may be ready or running at once (the key's first waiting job's
 	 * limit decides)
 	 * @param deadHolds whether the job keeps its slot once dead
+	 * @param ratePeriod with a rate, the period in which at most {@code limit} of the key's jobs start; else null
 	 */
-	public record KeySlot(String key, int limit, boolean deadHolds) {
+	public record KeySlot(String key, int limit, boolean deadHolds, Duration ratePeriod) {
 
 		public KeySlot {
 			if (key == null || limit < 1) {
 				throw new IllegalArgumentException("a concurrency key and a limit of at least 1 are needed, was "
 						+ key + " with " + limit);
 			}
+		}
+
+		/** A key without a rate. */
+		public KeySlot(String key, int limit, boolean deadHolds) {
+			this(key, limit, deadHolds, null);
+		}
+
+		/** The rate's period in milliseconds, or null. */
+		public Long rateMillis() {
+			return ratePeriod == null ? null : ratePeriod.toMillis();
 		}
 	}
 

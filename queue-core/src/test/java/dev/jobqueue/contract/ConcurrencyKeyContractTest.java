@@ -281,6 +281,69 @@ public abstract class ConcurrencyKeyContractTest {
 		assertThat(fixture.job(second).runAt()).isAfter(fixture.job(plain).runAt());
 	}
 
+	/**
+	 * A key asked for may have nothing left waiting (its last job has just ended): the keys promoted with it in
+	 * the same call, in one transaction, must not depend on it.
+	 */
+	@Test
+	void aKeyWithNothingWaitingDoesNotHoldUpTheKeysPromotedWithIt() {
+		fixture.declareExternal("work");
+		long first = fixture.queue().enqueue("work", new Greeting("a", 0), key("tenant-a"));
+		long second = fixture.queue().enqueue("work", new Greeting("a", 1), key("tenant-a"));
+		await().atMost(WAIT).until(() -> fixture.state(first) == JobState.ready);
+		fixture.jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = created_at WHERE id = :id")
+			.param("id", first).update();
+
+		assertThat(fixture.store().promote(List.of("nothing-waiting", "tenant-a"))).containsExactly("default");
+		assertThat(fixture.job(second).state()).isEqualTo(JobState.ready);
+	}
+
+	@Test
+	void aRateLimitedKindNeverStartsMoreThanItsRateInAnyWindowAcrossThreeRuntimes() {
+		RetryPolicy quick = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), 1.0, 0.0);
+		// A start is the claim, on the database's clock: the row's started_at while the handler runs.
+		List<Long> starts = Collections.synchronizedList(new ArrayList<>());
+		fixture.handle(new JobHandlerDefinition("call-partner", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, quick,
+				false, (payload, context) -> {
+					starts.add(fixture.job(context.jobId()).startedAt().toEpochMilli());
+					// Every fourth job fails once: its retry is a start too, and must wait for its turn.
+					if (((Greeting) payload).count() % 4 == 0 && context.attempt() == 1) {
+						throw new IllegalStateException("partner busy");
+					}
+					return null;
+				}, "rate-limited handler", null, 1, false, new KeyLimits(1, false, 0, 4, Duration.ofMillis(500))));
+		List<Long> ids = fixture.queue().enqueueAll(IntStream.range(0, 24)
+			.mapToObj(i -> new NewJobRequest("call-partner", new Greeting("p", i)))
+			.toList());
+		IntStream.range(0, 3).forEach(i -> fixture.startRuntime(threads(8), new CountingListener()));
+
+		await().atMost(WAIT).until(() -> count(JobState.succeeded) == ids.size());
+		assertThat(starts).hasSize(30);
+		List<Long> sorted = starts.stream().sorted().toList();
+		for (int i = 4; i < sorted.size(); i++) {
+			assertThat(sorted.get(i) - sorted.get(i - 4)).as("five starts within 500 ms: %s", sorted)
+				.isGreaterThanOrEqualTo(500);
+		}
+	}
+
+	@Test
+	void aRateLimitAppliesToEachKeyOfItsKind() {
+		fixture.handle(new JobHandlerDefinition("sync", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null, false,
+				(payload, context) -> null, "rate-limited handler", null, 1, false,
+				new KeyLimits(1, false, 0, 2, Duration.ofSeconds(30))));
+		List<Long> ids = new ArrayList<>();
+		for (String tenant : List.of("a", "b")) {
+			for (int i = 0; i < 3; i++) {
+				ids.add(fixture.queue().enqueue("sync", new Greeting(tenant, i), key("tenant-" + tenant)));
+			}
+		}
+		fixture.startRuntime(threads(4), new CountingListener());
+
+		await().atMost(WAIT).until(() -> count(JobState.succeeded) == 4);
+		assertThat(ids).extracting(fixture::state).containsExactly(JobState.succeeded, JobState.succeeded,
+				JobState.blocked, JobState.succeeded, JobState.succeeded, JobState.blocked);
+	}
+
 	@Test
 	void badConcurrencyOptionsAreRefusedBeforeAnythingIsWritten() {
 		handle("limited", new KeyLimits(1, false, 4), (greeting, context) -> null);
@@ -300,6 +363,12 @@ public abstract class ConcurrencyKeyContractTest {
 			.withMessageContaining("concurrencyKeyLimit must be at least 1, was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> HandlerOptions.defaults().clusterConcurrency(0))
 			.withMessageContaining("clusterConcurrency must be at least 1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> HandlerOptions.defaults().clusterConcurrency(2).rateLimit(5, Duration.ofSeconds(1)))
+			.withMessageContaining("rateLimit excludes clusterConcurrency");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> HandlerOptions.defaults().rateLimit(0, Duration.ofSeconds(1)))
+			.withMessageContaining("starts must be at least 1, was 0");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RuntimeSettings.builder().concurrencyKeyLimit("tenant-", 0))
 			.withMessageContaining("concurrency-key-limits.tenant- must be at least 1, was 0");

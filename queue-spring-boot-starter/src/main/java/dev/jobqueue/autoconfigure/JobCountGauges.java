@@ -83,8 +83,7 @@ final class JobCountGauges implements MeterBinder, JobListener {
 
 	/** How many jobs of {@code queue} are in {@code state}, as of the last refresh of that state's count. */
 	double count(String queue, JobState state) {
-		Cached<Map<String, Map<JobState, Long>>> counts = (state == JobState.ready || state == JobState.running)
-				? unfinished : all;
+		Cached<Map<String, Map<JobState, Long>>> counts = state.isFinished() ? all : unfinished;
 		return counts.current().getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
 	}
 

@@ -207,16 +207,41 @@ final class JobHandlerMethod {
 	}
 
 	private KeyLimits keyLimits(JobHandler annotation) {
-		if (annotation.concurrencyKeyLimit() < 1) {
-			throw invalid("has an invalid concurrencyKeyLimit " + annotation.concurrencyKeyLimit(),
-					"Give 1 or more: how many jobs of one concurrency key may be ready or running at once.", null);
+		HandlerOptions options = HandlerOptions.defaults();
+		try {
+			options = rateLimit(annotation.rateLimit(), options
+				.concurrencyKeyLimit(annotation.concurrencyKeyLimit())
+				.deadJobBlocksKey(annotation.deadJobBlocksKey()));
+			if (annotation.clusterConcurrency() != 0) {
+				options = options.clusterConcurrency(annotation.clusterConcurrency());
+			}
 		}
-		if (annotation.clusterConcurrency() < 0) {
-			throw invalid("has an invalid clusterConcurrency " + annotation.clusterConcurrency(),
-					"Give 1 or more, or leave it out (0) for no cluster-wide limit.", null);
+		catch (IllegalArgumentException ex) {
+			throw invalid("has invalid concurrency options: " + ex.getMessage(),
+					"Give concurrencyKeyLimit 1 or more, clusterConcurrency 1 or more (0: none), rateLimit as starts "
+							+ "per period such as \"10/1s\"; clusterConcurrency and rateLimit exclude each other.", ex);
 		}
-		return new KeyLimits(annotation.concurrencyKeyLimit(), annotation.deadJobBlocksKey(),
-				annotation.clusterConcurrency());
+		return new KeyLimits(options.concurrencyKeyLimit(), options.deadJobBlocksKey(), options.clusterConcurrency(),
+				options.rateStarts(), options.ratePeriod());
+	}
+
+	/** {@code "10/1s"}: ten starts per second. */
+	private static HandlerOptions rateLimit(String text, HandlerOptions options) {
+		if (text.isEmpty()) {
+			return options;
+		}
+		int slash = text.indexOf('/');
+		if (slash < 0) {
+			throw new IllegalArgumentException("rateLimit '" + text + "' is not starts/period, such as 10/1s");
+		}
+		int starts;
+		try {
+			starts = Integer.parseInt(text.substring(0, slash).trim());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("rateLimit '" + text + "' does not start with a number of starts");
+		}
+		return options.rateLimit(starts, DurationStyle.detectAndParse(text.substring(slash + 1).trim()));
 	}
 
 	private int version(int version) {

@@ -134,4 +134,11 @@ public @interface JobHandler {
 	 * sets no limit. Its jobs then share the concurrency key {@code kind:<kind>} and take no key of their own.
 	 */
 	int clusterConcurrency() default 0;
+
+	/**
+	 * At most so many starts per period, such as {@code "10/1s"} or {@code "100/1m"}, cluster-wide, per
+	 * concurrency key: the job's own, else the kind's ({@code kind:<kind>}). Also caps how many of a key run
+	 * at once at that number; excludes {@link #clusterConcurrency()}. Empty (the default): no rate.
+	 */
+	String rateLimit() default "";
 }

@@ -44,11 +44,12 @@ public abstract class AbstractFlywayCoexistenceTests {
 		runner.run(context -> {
 			assertThat(context).hasNotFailed();
 			assertBothSchemas(context);
-			// Our history starts with a baseline: the schema already held the application's tables.
-			assertThat(descriptions(context, "jobqueue_schema_history")).containsExactly("<< Flyway Baseline >>",
+			// Our history starts with a baseline: the schema already held the application's tables. The
+			// migrations both databases share come first; PostgreSQL has index changes of its own after them.
+			assertThat(descriptions(context, "jobqueue_schema_history")).startsWith("<< Flyway Baseline >>",
 					"create job table", "lease index by expiry", "error history", "attempt given back once",
 					"claim confirmation", "payload version", "unique key per kind", "schedules", "snoozes", "concurrency keys",
-					"pauses");
+					"pauses", "rate limits");
 		});
 	}
 

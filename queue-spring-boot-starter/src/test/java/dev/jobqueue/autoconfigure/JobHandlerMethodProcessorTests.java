@@ -23,6 +23,7 @@ import dev.jobqueue.JobKind;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.spring.JobHandler;
 
 class JobHandlerMethodProcessorTests {
@@ -124,6 +125,30 @@ class JobHandlerMethodProcessorTests {
 	void aTimeoutOfZeroFailsTheStartupNamingBeanAndMethod() {
 		assertStartupFails(ZeroTimeout.class, "@JobHandler bean 'zeroTimeout' method " + ZeroTimeout.class.getName()
 				+ ".handle(Mail) has an invalid timeout '0s'");
+	}
+
+	@Test
+	void concurrencyAttributesReachTheDefinition() {
+		runner.withUserConfiguration(LimitedHandlers.class).run(context -> {
+			HandlerRegistry handlers = context.getBean(HandlerRegistry.class);
+			assertThat(definition(handlers, "ordered").keyLimits()).isEqualTo(new KeyLimits(1, true, 0));
+			assertThat(definition(handlers, "partner").keyLimits()).isEqualTo(new KeyLimits(1, false, 4));
+			assertThat(definition(handlers, "rated").keyLimits())
+				.isEqualTo(new KeyLimits(1, false, 0, 10, Duration.ofMinutes(1)));
+		});
+	}
+
+	@Test
+	void aRateLimitThatIsNoRateFailsTheStartupNamingBeanAndMethod() {
+		assertStartupFails(BadRate.class, "@JobHandler bean 'badRate' method " + BadRate.class.getName()
+				+ ".handle(Mail) has invalid concurrency options: rateLimit 'often' is not starts/period, such as 10/1s");
+	}
+
+	@Test
+	void aRateLimitWithAClusterWideLimitFailsTheStartup() {
+		assertStartupFails(RateAndCluster.class, "@JobHandler bean 'rateAndCluster' method "
+				+ RateAndCluster.class.getName() + ".handle(Mail) has invalid concurrency options: clusterConcurrency "
+				+ "excludes rateLimit");
 	}
 
 	@Test
@@ -304,6 +329,35 @@ class JobHandlerMethodProcessorTests {
 	static class ZeroTimeout {
 
 		@JobHandler(kind = "zero", timeout = "0s")
+		void handle(Mail mail) {
+		}
+	}
+
+	static class LimitedHandlers {
+
+		@JobHandler(kind = "ordered", deadJobBlocksKey = true)
+		void ordered(Mail mail) {
+		}
+
+		@JobHandler(kind = "partner", clusterConcurrency = 4)
+		void partner(Mail mail) {
+		}
+
+		@JobHandler(kind = "rated", rateLimit = "10/1m")
+		void rated(Mail mail) {
+		}
+	}
+
+	static class BadRate {
+
+		@JobHandler(kind = "bad-rate", rateLimit = "often")
+		void handle(Mail mail) {
+		}
+	}
+
+	static class RateAndCluster {
+
+		@JobHandler(kind = "both", rateLimit = "1/1s", clusterConcurrency = 2)
 		void handle(Mail mail) {
 		}
 	}

@@ -68,10 +68,12 @@ final class PostgresEnqueue {
 		String sql = notify ? """
 				WITH inserted AS (
 				    INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                              unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				                              unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+				                          concurrency_rate_millis)
 				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				            COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				            :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds)
+				            :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
+				            :rateMillis)
 				    ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				    DO NOTHING
 				    RETURNING id, queue, run_at, state
@@ -80,10 +82,12 @@ final class PostgresEnqueue {
 				       IS NULL AS later
 				FROM inserted""" : """
 				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+				                          concurrency_rate_millis)
 				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds)
+				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
+				            :rateMillis)
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				DO NOTHING
 				RETURNING id""";
@@ -178,16 +182,19 @@ final class PostgresEnqueue {
 				                CAST(:payloads AS text[]), CAST(:payloadVersions AS int[]), CAST(:priorities AS int[]),
 				                CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]),
 				                CAST(:uniqueKeys AS text[]), CAST(:concurrencyKeys AS text[]), CAST(:concurrencyLimits AS int[]),
-				                CAST(:deadHolds AS boolean[]))
+				                CAST(:deadHolds AS boolean[]), CAST(:rateMillis AS bigint[]))
 				         WITH ORDINALITY AS t(id, queue, kind, payload, payload_version, priority, run_at_millis, delay_millis,
-				                              max_attempts, unique_key, concurrency_key, concurrency_limit, dead_holds, ord)
+				                              max_attempts, unique_key, concurrency_key, concurrency_limit, dead_holds,
+				                              rate_millis, ord)
 				)
 				INSERT INTO jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+				                          concurrency_rate_millis)
 				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version,
 				       CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
-				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds
+				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds,
+				       rate_millis
 				FROM input
 				ORDER BY ord
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
@@ -209,6 +216,8 @@ final class PostgresEnqueue {
 				.toArray(Integer[]::new))
 			.param("deadHolds", jobs.stream().map(j -> j.keySlot() != null && j.keySlot().deadHolds())
 				.toArray(Boolean[]::new))
+			.param("rateMillis", jobs.stream().map(j -> j.keySlot() == null ? null : j.keySlot().rateMillis())
+				.toArray(Long[]::new))
 			.query((rs, n) -> rs.getLong(1))
 			.list());
 	}
@@ -265,6 +274,7 @@ final class PostgresEnqueue {
 			.addValue("state", job.initialState())
 			.addValue("concurrencyKey", job.concurrencyKey(), Types.VARCHAR)
 			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
-			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds());
+			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds())
+			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT);
 	}
 }

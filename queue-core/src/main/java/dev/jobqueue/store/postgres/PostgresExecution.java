@@ -215,7 +215,8 @@ final class PostgresExecution {
 	boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
 				    last_error = :error,
 				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
 				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
@@ -259,14 +260,16 @@ final class PostgresExecution {
 		String sql = notify ? """
 				WITH released AS (
 				    UPDATE jobqueue_job
-				    SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				    SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				        attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
 				        lease_expires_at = NULL
 				    WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
 				    RETURNING queue
 				)
 				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
 				UPDATE jobqueue_job
-				SET state = 'ready', attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
 				    lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
 				RETURNING queue""";

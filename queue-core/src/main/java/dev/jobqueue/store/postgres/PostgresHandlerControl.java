@@ -28,7 +28,8 @@ final class PostgresHandlerControl {
 	boolean snooze(Lease lease, Duration delay) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
 				    attempt = attempt - 1, snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("delayMillis", delay.toMillis())

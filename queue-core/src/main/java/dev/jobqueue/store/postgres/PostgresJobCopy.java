@@ -40,7 +40,8 @@ final class PostgresJobCopy {
 	void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
 		String sql = """
 				COPY jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                   created_at, concurrency_key, concurrency_limit, concurrency_dead_holds) FROM STDIN""";
+				                   created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+				                   concurrency_rate_millis) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -87,14 +88,15 @@ final class PostgresJobCopy {
 		send(copy, chunk);
 	}
 
-	/** The three concurrency columns: {@code \N} (COPY's null) for a job without a key. */
+	/** The four concurrency columns: {@code \N} (COPY's null) for a job without a key, and for no rate. */
 	private static void appendKeySlot(StringBuilder chunk, NewJob.KeySlot slot) {
 		if (slot == null) {
-			chunk.append("\\N\t\\N\tf");
+			chunk.append("\\N\t\\N\tf\t\\N");
 			return;
 		}
 		CopyText.appendEscaped(chunk, slot.key());
-		chunk.append('\t').append(slot.limit()).append('\t').append(slot.deadHolds() ? 't' : 'f');
+		chunk.append('\t').append(slot.limit()).append('\t').append(slot.deadHolds() ? 't' : 'f').append('\t');
+		chunk.append(slot.rateMillis() == null ? "\\N" : slot.rateMillis().toString());
 	}
 
 	/**

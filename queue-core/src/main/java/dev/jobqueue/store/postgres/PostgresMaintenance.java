@@ -94,7 +94,8 @@ final class PostgresMaintenance {
 				    FOR UPDATE SKIP LOCKED
 				)
 				UPDATE jobqueue_job j
-				SET state = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN 'dead' ELSE 'ready' END,
+				SET state = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN 'dead'
+				                 WHEN j.concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 				    finished_at = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN now() END,
 				    attempt = j.attempt - CASE WHEN expired.give_back THEN 1 ELSE 0 END,
 				    unconfirmed_reaps = j.unconfirmed_reaps + CASE WHEN expired.give_back THEN 1 ELSE 0 END,

@@ -70,7 +70,8 @@ final class PostgresPromotions {
 				           WHERE h.concurrency_key = w.concurrency_key
 				             AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
 				          < (SELECT b.concurrency_limit FROM jobqueue_job b
-				             WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
+				             WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
+				             ORDER BY b.concurrency_key, b.id LIMIT 1)
 				    LIMIT :maxKeys
 				)
 				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END

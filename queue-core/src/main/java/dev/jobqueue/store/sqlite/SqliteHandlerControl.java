@@ -28,7 +28,8 @@ final class SqliteHandlerControl {
 	boolean snooze(Lease lease, Duration delay) {
 		return statements.write("snooze", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
 				    attempt = attempt - 1, snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("delayMillis", delay.toMillis())

@@ -151,7 +151,8 @@ final class SqliteLeases {
 	boolean retryLater(Lease lease, Duration delay, String error) {
 		return statements.write("retry", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
 				    last_error = :error,
 				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
 				                              THEN json_remove(errors, '$[0]') ELSE errors END,
@@ -193,7 +194,8 @@ final class SqliteLeases {
 		// The attempt is given back once per job (V4), so that a job interrupted at every deploy reaches dead.
 		return statements.write("release", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'ready', attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
 				    lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND attempt_given_back = 0""")
 			.param("id", lease.jobId())

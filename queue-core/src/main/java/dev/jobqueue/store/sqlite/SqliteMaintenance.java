@@ -13,7 +13,8 @@ final class SqliteMaintenance {
 	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
 	static final String REAP = """
 			UPDATE jobqueue_job
-			SET state = CASE WHEN NOT expired.give_back AND attempt >= max_attempts THEN 'dead' ELSE 'ready' END,
+			SET state = CASE WHEN NOT expired.give_back AND attempt >= max_attempts THEN 'dead'
+			             WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 			    finished_at = CASE WHEN NOT expired.give_back AND attempt >= max_attempts
 			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
 			    attempt = attempt - expired.give_back,

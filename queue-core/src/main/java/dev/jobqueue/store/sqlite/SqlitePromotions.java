@@ -15,9 +15,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * key's slots and the promotion in the same write cannot race with another promotion: no lock of ours is
  * needed, as PostgreSQL's advisory lock is (V15). Same rule as there: a key's slots are held by its ready and
  * running jobs (and dead ones that hold theirs), the first waiting job's limit says how many there are, the
- * first enqueued go first, and a promoted job joins the back of the ready line.
+ * first enqueued go first, and a promoted job joins the back of the ready line. A key with a rate also counts
+ * the jobs that started within its period, and does not promote a waiting job that did (V17). A key with
+ * nothing waiting has no first limit; the {@code coalesce} makes its LIMIT 0, where SQLite would refuse a LIMIT
+ * of null (a datatype mismatch) and roll back the promotions of every key asked for with it.
  */
 final class SqlitePromotions {
+
+	/**
+	 * The period of the key's rate, from its first waiting job, or null: then no start is recent, and
+	 * {@code started_at > now - null} holds for no row.
+	 */
+	private static final String FIRST_RATE = """
+			SELECT concurrency_rate_millis FROM jobqueue_job WHERE state = 'blocked' AND concurrency_key = :key
+			ORDER BY id LIMIT 1""";
 
 	private static final String PROMOTE = """
 			UPDATE jobqueue_job
@@ -25,14 +36,16 @@ final class SqlitePromotions {
 			WHERE id IN (
 			    SELECT id FROM jobqueue_job
 			    WHERE state = 'blocked' AND concurrency_key = :key
+			      AND coalesce(started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s), 0) = 0
 			    ORDER BY id
 			    LIMIT max(0,
-			        (SELECT concurrency_limit FROM jobqueue_job
-			         WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1)
+			        coalesce((SELECT concurrency_limit FROM jobqueue_job
+			                  WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1), 0)
 			        - (SELECT count(*) FROM jobqueue_job
 			           WHERE concurrency_key = :key
-			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)))))
-			RETURNING queue""";
+			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)
+			                  OR started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s)))))
+			RETURNING queue""".formatted(FIRST_RATE);
 
 	private final JdbcClient jdbc;
 
@@ -61,7 +74,11 @@ final class SqlitePromotions {
 				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job WHERE state = 'blocked') w
 				WHERE (SELECT count(*) FROM jobqueue_job h
 				       WHERE h.concurrency_key = w.concurrency_key
-				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1)))
+				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1)
+				              OR h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				                                - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
+				                                   WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
+				                                   ORDER BY b.id LIMIT 1)))
 				      < (SELECT b.concurrency_limit FROM jobqueue_job b
 				         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
 				LIMIT :maxKeys""")
