@@ -348,6 +348,7 @@ class JobHandlerMethodProcessorTests {
 		}
 	}
 
+	@Configuration(value = "badRate", proxyBeanMethods = false)
 	static class BadRate {
 
 		@JobHandler(kind = "bad-rate", rateLimit = "often")
@@ -355,6 +356,7 @@ class JobHandlerMethodProcessorTests {
 		}
 	}
 
+	@Configuration(value = "rateAndCluster", proxyBeanMethods = false)
 	static class RateAndCluster {
 
 		@JobHandler(kind = "both", rateLimit = "1/1s", clusterConcurrency = 2)
