@@ -95,16 +95,18 @@ public final class KeyPromoter implements AutoCloseable {
 	private void loop() {
 		boolean sweepDue = sweepInterval != null;
 		while (true) {
-			Set<String> keys;
 			try {
 				if (sweepDue) {
 					sweep();
 				}
-				keys = next();
+				Set<String> keys = next();
 				if (keys == null) {
 					return;
 				}
-				store.promote(keys).forEach(wakeup);
+				if (!keys.isEmpty()) {
+					store.promote(keys).forEach(wakeup);
+				}
+				sweepDue = sweepInterval != null && keys.isEmpty();
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -112,9 +114,9 @@ public final class KeyPromoter implements AutoCloseable {
 			}
 			catch (RuntimeException ex) {
 				log.warn("Could not hand on the slots of concurrency keys; the next sweep will", ex);
-				keys = Set.of();
+				// Not at once: a database that refused this will likely refuse the next try too.
+				sweepDue = false;
 			}
-			sweepDue = sweepInterval != null && keys.isEmpty();
 		}
 	}
 

@@ -1,0 +1,38 @@
+package dev.jobqueue.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
+
+import dev.jobqueue.store.JobStore;
+
+class KeyPromoterTest {
+
+	/** A store whose sweep always fails, as during an outage; every other call is a mistake here. */
+	private static JobStore failingSweeps(AtomicInteger sweeps) {
+		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
+				(proxy, method, args) -> {
+					if (method.getName().equals("promoteWaiting")) {
+						sweeps.incrementAndGet();
+						throw new DataAccessResourceFailureException("database unreachable");
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
+	}
+
+	@Test
+	void aSweepThatFailsIsTriedAgainAfterTheSweepIntervalNotAtOnce() throws InterruptedException {
+		AtomicInteger sweeps = new AtomicInteger();
+		try (KeyPromoter promoter = new KeyPromoter(failingSweeps(sweeps), queue -> {
+		}, Duration.ofMillis(100))) {
+			promoter.start();
+			Thread.sleep(1000);
+		}
+		assertThat(sweeps.get()).isBetween(2, 15);
+	}
+}
