@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,16 +19,16 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 
 	@Test
 	void aWorkerKilledMidDrainLosesNothingAndItsTransactionalEffectsHappenOnce() throws Exception {
-		// Half the jobs are transactional: their effect row commits with their completion.
-		enqueue(JOBS / 2, "probe", 5, i -> Probe.sleeping(i % 10));
-		enqueue(JOBS / 2, "probe-tx", 5, i -> Probe.sleeping(i % 10));
+		// Half the jobs are transactional: their effect row commits with their completion. One in a hundred
+		// works for a second, so that the kill can be timed to land while the victim holds one.
+		enqueue(JOBS / 2, "probe", 5, WorkerKilledFaultTest::probe);
+		enqueue(JOBS / 2, "probe-tx", 5, WorkerKilledFaultTest::probe);
 		try (WorkerFleet fleet = fleet()) {
 			List<WorkerJvm> workers = fleet.startAll("a", "b", "c");
 			await().atMost(Duration.ofMinutes(3)).until(() -> finished() >= JOBS / 2);
 
 			WorkerJvm victim = workers.get(0);
-			await("the victim to hold jobs").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(10))
-				.until(() -> runningOn(victim) > 0);
+			awaitHoldingALongJob(victim);
 			victim.kill();
 			long cut = runningOn(victim);
 
@@ -43,6 +45,34 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 				.isPositive()
 				.isLessThanOrEqualTo(cut);
 		}
+	}
+
+	private static Probe probe(int i) {
+		return Probe.sleeping(i % 100 == 0 ? 1_000 : i % 10);
+	}
+
+	/**
+	 * Waits until the worker holds a job it already held 100 ms earlier: one of the long jobs, which cannot
+	 * finish in the instant before the kill, so the kill surely cuts an execution.
+	 */
+	private void awaitHoldingALongJob(WorkerJvm worker) {
+		Set<Long> earlier = new HashSet<>();
+		await("the victim to hold a long job").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				List<Long> now = runningIdsOn(worker);
+				boolean held = now.stream().anyMatch(earlier::contains);
+				earlier.clear();
+				earlier.addAll(now);
+				return held;
+			});
+	}
+
+	private List<Long> runningIdsOn(WorkerJvm worker) {
+		return database.jdbc()
+			.sql("SELECT id FROM jobqueue_job WHERE state = 'running' AND lease_owner LIKE :owner")
+			.param("owner", worker.pid() + "@%")
+			.query(Long.class)
+			.list();
 	}
 
 	private long runningOn(WorkerJvm worker) {
