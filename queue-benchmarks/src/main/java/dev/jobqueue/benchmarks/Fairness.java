@@ -27,11 +27,12 @@ import tools.jackson.databind.json.JsonMapper;
  * jobqueue only: how long a small tenant waits behind a large tenant's flood. Tenant A enqueues its flood in
  * one call, then tenant B its {@link #SMALL_TENANT_JOBS} jobs in one call, while 32 threads work; every job
  * sleeps {@link #WORK}. Plain FIFO (no keys) against fair sharing by key: each tenant its key
- * ({@code tenant-a}, {@code tenant-b}), and the prefix {@code tenant-} a limit of the queue's 32 threads, so
- * that a tenant alone can use every thread and the limit is its weight when tenants share them. B's wait is
- * from the return of B's enqueue to the start of each of its handlers; A's drain is from the return of A's
- * enqueue to the end of its last handler. A round of each, a fifth of the size, runs first unmeasured.
- * Percentiles by nearest rank.
+ * ({@code tenant-a}, {@code tenant-b}), and the prefix {@code tenant-} one limit for both, as
+ * {@code jobqueue.concurrency-key-limits} would set it, so that the tenants weigh the same. Each limit of
+ * {@link #LIMITS}: the queue's threads (a tenant alone can use every thread) and four times that (a tenant
+ * alone keeps a line of ready jobs for threads that free up). B's wait is from the return of B's enqueue to
+ * the start of each of its handlers; A's drain is from the return of A's enqueue to the end of its last
+ * handler. A round of each, a fifth of the size, runs first unmeasured. Percentiles by nearest rank.
  */
 final class Fairness {
 
@@ -40,6 +41,9 @@ final class Fairness {
 	static final int SMALL_TENANT_JOBS = 100;
 
 	static final Duration WORK = Duration.ofMillis(1);
+
+	/** The limits of the tenants' keys, each measured against FIFO; 0 for FIFO itself. */
+	static final int[] LIMITS = { 0, THREADS, 4 * THREADS };
 
 	private static final String KIND = "tenant-work";
 
@@ -60,16 +64,16 @@ final class Fairness {
 	void run(Database database) throws InterruptedException {
 		JobStore store = JobStores.forDataSource(database.dataSource());
 		JobStores.migrate(database.dataSource(), store.vendor());
-		for (boolean keyed : new boolean[] { false, true }) {
-			new Round(database, store, Math.max(1, floodJobs / 5), keyed).run();
+		for (int limit : LIMITS) {
+			new Round(database, store, Math.max(1, floodJobs / 5), limit).run();
 		}
-		for (boolean keyed : new boolean[] { false, true }) {
-			new Round(database, store, floodJobs, keyed).run().report(report);
+		for (int limit : LIMITS) {
+			new Round(database, store, floodJobs, limit).run().report(report);
 		}
 		database.empty("jobqueue_job");
 	}
 
-	/** One flood and one small tenant's jobs, with keys or without, on a runtime of their own. */
+	/** One flood and one small tenant's jobs, with keys of a limit or without (0), on a runtime of their own. */
 	private final class Round {
 
 		private final Database database;
@@ -78,7 +82,7 @@ final class Fairness {
 
 		private final int flood;
 
-		private final boolean keyed;
+		private final int limit;
 
 		private final AtomicLongArray starts;
 
@@ -86,11 +90,11 @@ final class Fairness {
 
 		private final Executions executions;
 
-		Round(Database database, JobStore store, int flood, boolean keyed) {
+		Round(Database database, JobStore store, int flood, int limit) {
 			this.database = database;
 			this.store = store;
 			this.flood = flood;
-			this.keyed = keyed;
+			this.limit = limit;
 			this.starts = new AtomicLongArray(flood + SMALL_TENANT_JOBS);
 			this.ends = new AtomicLongArray(flood + SMALL_TENANT_JOBS);
 			this.executions = new Executions(flood + SMALL_TENANT_JOBS);
@@ -102,7 +106,7 @@ final class Fairness {
 			handlers.register(handler());
 			RuntimeSettings settings = RuntimeSettings.builder()
 				.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS))
-				.concurrencyKeyLimit("tenant-", THREADS)
+				.concurrencyKeyLimit("tenant-", Math.max(1, limit))
 				.build();
 			JobRuntime runtime = new JobRuntime(store, handlers, JSON, settings, JobListener.NONE,
 					new TransactionTemplate(new JdbcTransactionManager(database.dataSource())));
@@ -116,7 +120,7 @@ final class Fairness {
 				queue.enqueueAll(requests(flood, SMALL_TENANT_JOBS, "tenant-b"));
 				long smallEnqueued = System.nanoTime();
 				awaitAll();
-				return new Outcome(keyed, flood, smallWaits(smallEnqueued), floodDrain(floodEnqueued), executions);
+				return new Outcome(limit, flood, smallWaits(smallEnqueued), floodDrain(floodEnqueued), executions);
 			}
 			finally {
 				queue.close();
@@ -125,7 +129,8 @@ final class Fairness {
 		}
 
 		private List<NewJobRequest> requests(int first, int count, String tenant) {
-			EnqueueOptions options = keyed ? EnqueueOptions.defaults().concurrencyKey(tenant) : EnqueueOptions.defaults();
+			EnqueueOptions options = limit > 0 ? EnqueueOptions.defaults().concurrencyKey(tenant)
+					: EnqueueOptions.defaults();
 			return IntStream.range(first, first + count)
 				.mapToObj(n -> new NewJobRequest(KIND, (long) n, options))
 				.toList();
@@ -169,13 +174,12 @@ final class Fairness {
 	}
 
 	/** A measured round: B's waits in ms, sorted, and A's drain in ms. */
-	private record Outcome(boolean keyed, int flood, double[] smallWaits, double floodDrainMillis,
-			Executions executions) {
+	private record Outcome(int limit, int flood, double[] smallWaits, double floodDrainMillis, Executions executions) {
 
 		void report(Report report) {
-			String mode = keyed ? "keyed" : "FIFO";
+			String mode = limit > 0 ? "limit " + limit : "FIFO";
 			String notes = String.format("%s; A %d jobs, then B %d, %d threads, %d ms of work each; duplicates %d, lost %d",
-					keyed ? "keys tenant-a and tenant-b, limit " + THREADS + " each" : "no keys", flood,
+					limit > 0 ? "keys tenant-a and tenant-b, limit " + limit + " each" : "no keys", flood,
 					SMALL_TENANT_JOBS, THREADS, WORK.toMillis(), executions.duplicates(), executions.lost());
 			for (int p : new int[] { 50, 99, 100 }) {
 				report.figure("fairness", "jobqueue", mode + " B wait " + (p == 100 ? "max" : "p" + p) + " ms",

@@ -16,7 +16,7 @@ final class KeyedDrain {
 
 	static final int WARM_UP_ROUNDS = 2;
 
-	static final int ROUNDS = 3;
+	static final int ROUNDS = 5;
 
 	private final Report report;
 
