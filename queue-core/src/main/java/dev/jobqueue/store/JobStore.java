@@ -220,9 +220,10 @@ public interface JobStore {
 	List<Job> findNewerThan(long id, int limit);
 
 	/**
-	 * Moves the due time of every ready job {@code by} earlier, as if that much time had passed; returns
-	 * how many moved. For tests, whose delayed jobs and retries then become due without waiting: the
-	 * database's clock, which decides what is due, cannot be moved.
+	 * Moves the due time of every ready or blocked job {@code by} earlier, as if that much time had passed;
+	 * returns how many moved. For tests, whose delayed jobs and retries then become due without waiting, those
+	 * waiting behind their concurrency key included: the database's clock, which decides what is due, cannot
+	 * be moved.
 	 */
 	int bringReadyForward(Duration by);
 }
