@@ -50,7 +50,7 @@ public final class JobSchema {
 	 * (columns added with defaults, states and indexes widened; the rolling-deploy fault scenario runs it).
 	 */
 	public static void verify(JobStore store) {
-		String migrations = "the migrations in db/jobqueue/" + store.vendor() + " of jobqueue-core's jar";
+		String migrations = "the migrations in db/jobqueue/" + store.vendor() + " of the queue-core jar";
 		OptionalInt found = store.schemaVersion();
 		if (found.isEmpty()) {
 			throw new IllegalStateException("jobqueue's tables are missing, or older than schema version " + VERSION
