@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import dev.jobqueue.EnqueueResult;
@@ -200,6 +201,13 @@ public interface JobStore {
 	 * queue did not see commit). Returns the queues of the jobs it made ready.
 	 */
 	Set<String> promoteWaiting(int maxKeys);
+
+	/**
+	 * The schema version the migrations recorded in {@code jobqueue_schema_version}; empty when that table
+	 * does not exist: the queue's tables were never created, or are older than the version that added it.
+	 * Checked at startup by {@link JobSchema#verify}.
+	 */
+	OptionalInt schemaVersion();
 
 	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
