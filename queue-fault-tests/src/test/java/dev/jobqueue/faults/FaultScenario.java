@@ -83,7 +83,7 @@ abstract class FaultScenario {
 			.toList());
 	}
 
-	/** Enqueues {@code count} probes as {@link #enqueue(int, String, int, IntFunction)}, each of its concurrency key. */
+	/** Enqueues probes as {@link #enqueue(int, String, int, IntFunction)} does, each with its concurrency key. */
 	List<Long> enqueue(int count, String kind, int maxAttempts, IntFunction<Probe> probe, IntFunction<String> key) {
 		EnqueueOptions options = EnqueueOptions.defaults().maxAttempts(maxAttempts);
 		return queue.enqueueAll(IntStream.range(0, count)

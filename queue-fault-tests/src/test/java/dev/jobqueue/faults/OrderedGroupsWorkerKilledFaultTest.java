@@ -28,7 +28,8 @@ abstract class OrderedGroupsWorkerKilledFaultTest extends FaultScenario {
 	void groupsHeldByAKilledWorkerCarryOnInOrderWithNoTwoExecutionsOfAGroupAtOnce() throws Exception {
 		// Job after job of each group, group after group, so that neither the ids nor the claims group a key's
 		// jobs. One in 47 works for a second, so that the kill can be timed to land while the victim holds one.
-		enqueue(JOBS, "probe", 5, i -> Probe.sleeping(i % 47 == 0 ? 1_000 : i % 10).recorded(), i -> "group-" + i % KEYS);
+		enqueue(JOBS, "probe", 5, i -> Probe.sleeping(i % 47 == 0 ? 1_000 : i % 10).recorded(),
+				i -> "group-" + i % KEYS);
 		try (WorkerFleet fleet = fleet()) {
 			List<WorkerJvm> workers = fleet.startAll("a", "b", "c");
 			await().atMost(Duration.ofMinutes(3)).until(() -> finished() >= JOBS / 4);
