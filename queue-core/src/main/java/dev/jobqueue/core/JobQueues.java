@@ -28,6 +28,7 @@ import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.runtime.ScheduledJobs;
 import dev.jobqueue.runtime.UpcasterDefinition;
 import dev.jobqueue.store.Dialect;
+import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -218,7 +219,10 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
-		/** Checks the settings, upcasters and schedules, migrates the schema (unless turned off), and returns the queues, not started. */
+		/**
+		 * Checks the settings, upcasters and schedules, migrates the schema (unless turned off), checks its
+		 * version ({@link JobSchema#verify}), and returns the queues, not started.
+		 */
 		public JobQueues build() {
 			RuntimeSettings runtimeSettings = settings.build();
 			handlers.verifyUpcasters();
@@ -228,6 +232,7 @@ public final class JobQueues implements AutoCloseable {
 				dialect.migrate(dataSource);
 			}
 			JobStore store = dialect.store(dataSource, true, Duration.ZERO);
+			JobSchema.verify(store);
 			JobRuntime runtime = new JobRuntime(store, handlers, json, runtimeSettings, listener,
 					dialect.handlerTransactions(new TransactionTemplate(new JdbcTransactionManager(dataSource))));
 			WakeupSource wakeups = dialect.wakeups(dataSource, runtimeSettings.queues().keySet(), true);

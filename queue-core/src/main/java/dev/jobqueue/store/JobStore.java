@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import dev.jobqueue.EnqueueResult;
@@ -201,6 +202,13 @@ public interface JobStore {
 	 */
 	Set<String> promoteWaiting(int maxKeys);
 
+	/**
+	 * The schema version the migrations recorded in {@code jobqueue_schema_version}; empty when that table
+	 * does not exist: the queue's tables were never created, or are older than the version that added it.
+	 * Checked at startup by {@link JobSchema#verify}.
+	 */
+	OptionalInt schemaVersion();
+
 	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 
@@ -220,9 +228,10 @@ public interface JobStore {
 	List<Job> findNewerThan(long id, int limit);
 
 	/**
-	 * Moves the due time of every ready job {@code by} earlier, as if that much time had passed; returns
-	 * how many moved. For tests, whose delayed jobs and retries then become due without waiting: the
-	 * database's clock, which decides what is due, cannot be moved.
+	 * Moves the due time of every ready or blocked job {@code by} earlier, as if that much time had passed;
+	 * returns how many moved. For tests, whose delayed jobs and retries then become due without waiting, those
+	 * waiting behind their concurrency key included: the database's clock, which decides what is due, cannot
+	 * be moved.
 	 */
 	int bringReadyForward(Duration by);
 }

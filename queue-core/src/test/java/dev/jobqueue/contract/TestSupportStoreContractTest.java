@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * The store's statements for tests (the queue-test module), on every database: the newest id as a
- * watermark, the jobs above it, read inside an uncommitted transaction too, and ready jobs brought forward.
+ * watermark, the jobs above it, read inside an uncommitted transaction too, and ready and blocked jobs brought
+ * forward.
  */
 public abstract class TestSupportStoreContractTest {
 
@@ -82,22 +83,29 @@ public abstract class TestSupportStoreContractTest {
 	}
 
 	@Test
-	void bringingReadyJobsForwardMovesEachByTheSameAmountAndLeavesFinishedJobsAlone() {
+	void bringingReadyAndBlockedJobsForwardMovesEachByTheSameAmountAndLeavesFinishedJobsAlone() {
 		long delayed = fixture.queue().enqueue("greet", new Greeting("later", 1),
 				EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = fixture.queue().enqueue("greet", new Greeting("now", 2));
 		long cancelled = fixture.queue().enqueue("greet", new Greeting("cancelled", 3),
 				EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		fixture.queue().cancel(cancelled);
+		fixture.queue().enqueue("greet", new Greeting("first of its key", 4),
+				EnqueueOptions.defaults().concurrencyKey("k"));
+		long blocked = fixture.queue().enqueue("greet", new Greeting("behind its key", 5),
+				EnqueueOptions.defaults().concurrencyKey("k").delay(Duration.ofHours(1)));
 		Instant delayedAt = fixture.job(delayed).runAt();
 		Instant dueAt = fixture.job(due).runAt();
 		Instant cancelledAt = fixture.job(cancelled).runAt();
+		Instant blockedAt = fixture.job(blocked).runAt();
 
 		int moved = fixture.store().bringReadyForward(Duration.ofMinutes(61));
 
-		assertThat(moved).isEqualTo(2);
+		assertThat(moved).isEqualTo(4);
 		assertThat(fixture.job(delayed).runAt()).isEqualTo(delayedAt.minus(Duration.ofMinutes(61)));
 		assertThat(fixture.job(due).runAt()).isEqualTo(dueAt.minus(Duration.ofMinutes(61)));
+		assertThat(fixture.job(blocked).state()).isEqualTo(JobState.blocked);
+		assertThat(fixture.job(blocked).runAt()).isEqualTo(blockedAt.minus(Duration.ofMinutes(61)));
 		assertThat(fixture.job(cancelled).runAt()).isEqualTo(cancelledAt);
 		assertThat(fixture.job(delayed).runAt()).isCloseTo(Instant.now().minusSeconds(60),
 				within(30, ChronoUnit.SECONDS));

@@ -189,6 +189,58 @@ class PostgresNotificationTest {
 		}
 	}
 
+	/**
+	 * PostgreSQL commits notifying transactions one at a time, so enqueues must not each notify: from many
+	 * threads at once they are announced at most once per interval, after their commits.
+	 */
+	@Test
+	void concurrentEnqueuesAreAnnouncedAtMostOncePerInterval() throws Exception {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			long start = System.nanoTime();
+			List<Thread> producers = IntStream.range(0, 8)
+				.mapToObj(t -> new Thread(() -> IntStream.range(0, 50).forEach(i -> database.store().enqueue(job()))))
+				.toList();
+			producers.forEach(Thread::start);
+			for (Thread producer : producers) {
+				producer.join();
+			}
+			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+
+			List<String> received = receive(listening);
+			long intervals = elapsed.toNanos() / PostgresJobStore.NOTIFY_INTERVAL.toNanos();
+			assertThat(received).as("notifications for 400 enqueues in %s", elapsed)
+				.isNotEmpty()
+				.hasSizeLessThanOrEqualTo((int) intervals + 2)
+				.containsOnly("default");
+		}
+	}
+
+	@Test
+	void aTransactionIsAnnouncedWhenItCommitsAndARolledBackOneNotAtAll() throws SQLException {
+		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
+			listen(listening);
+			fixture.transactions().executeWithoutResult(status -> {
+				database.store().enqueue(job());
+				status.setRollbackOnly();
+			});
+			assertThat(receive(listening)).isEmpty();
+
+			Connection waiting = listening;
+			List<String> beforeCommit = fixture.transactions().execute(status -> {
+				database.store().enqueue(job());
+				try {
+					return receive(waiting);
+				}
+				catch (SQLException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			assertThat(beforeCommit).isEmpty();
+			assertThat(receive(listening)).containsExactly("default");
+		}
+	}
+
 	@Test
 	void jobsNotDueNowAndStoresThatDoNotNotifySendNothing() throws SQLException {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {

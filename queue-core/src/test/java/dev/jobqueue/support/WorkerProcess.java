@@ -2,6 +2,7 @@ package dev.jobqueue.support;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
@@ -10,12 +11,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.jobqueue.JobHandlerFunction;
 import dev.jobqueue.JobListener;
+import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
@@ -26,7 +30,9 @@ import dev.jobqueue.store.sqlite.SqliteDataSources;
  * execution starts and ends in {@code test_execution}, sleeping {@code count} milliseconds between; and
  * the transactional {@code long-work} kind, which works {@code count} milliseconds, then adds 1 to the
  * balance it reads from {@code test_account} and records its execution, all in the job's completion
- * transaction. Arguments: JDBC URL, worker name, lease in milliseconds.
+ * transaction; and the {@code step} kind, one job at a time per concurrency key (limit 1), which records
+ * each execution in {@code test_step} and throws on one first attempt in ten, to be retried after a few
+ * milliseconds. Arguments: JDBC URL, worker name, lease in milliseconds.
  */
 public final class WorkerProcess {
 
@@ -75,6 +81,9 @@ public final class WorkerProcess {
 						.update();
 					return null;
 				}, "the long transactional handler of " + worker));
+		handlers.register(new JobHandlerDefinition("step", RuntimeSettings.DEFAULT_QUEUE, Greeting.class,
+				new RetryPolicy(5, Duration.ofMillis(5), Duration.ofMillis(20), 2.0, 0.0), false, step(jdbc, worker),
+				"the ordered step handler of " + worker, null, 1, false, KeyLimits.DEFAULTS));
 		RuntimeSettings settings = RuntimeSettings.builder()
 			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
 			.pollInterval(Duration.ofMillis(100))
@@ -95,5 +104,28 @@ public final class WorkerProcess {
 		runtime.start();
 		System.out.println("worker " + worker + " started");
 		Thread.currentThread().join();
+	}
+
+	/** Records the execution's start and end, and whether it threw, which flaky work does once in ten. */
+	private static JobHandlerFunction<Object> step(JdbcClient jdbc, String worker) {
+		return (payload, context) -> {
+			long started = System.currentTimeMillis();
+			Thread.sleep(((Greeting) payload).count());
+			boolean fails = context.attempt() == 1 && ThreadLocalRandom.current().nextInt(10) == 0;
+			jdbc.sql("""
+					INSERT INTO test_step (job_id, attempt, worker, started_at, finished_at, failed)
+					VALUES (:job, :attempt, :worker, :started, :finished, :failed)""")
+				.param("job", context.jobId())
+				.param("attempt", context.attempt())
+				.param("worker", worker)
+				.param("started", started)
+				.param("finished", System.currentTimeMillis())
+				.param("failed", fails)
+				.update();
+			if (fails) {
+				throw new IllegalStateException("flaky step of job " + context.jobId());
+			}
+			return null;
+		};
 	}
 }

@@ -83,6 +83,14 @@ abstract class FaultScenario {
 			.toList());
 	}
 
+	/** Enqueues probes as {@link #enqueue(int, String, int, IntFunction)} does, each with its concurrency key. */
+	List<Long> enqueue(int count, String kind, int maxAttempts, IntFunction<Probe> probe, IntFunction<String> key) {
+		EnqueueOptions options = EnqueueOptions.defaults().maxAttempts(maxAttempts);
+		return queue.enqueueAll(IntStream.range(0, count)
+			.mapToObj(i -> new NewJobRequest(kind, probe.apply(i), options.concurrencyKey(key.apply(i))))
+			.toList());
+	}
+
 	long count(String sql) {
 		return database.jdbc().sql(sql).query(Long.class).single();
 	}

@@ -70,7 +70,7 @@ final class PostgresFaultDatabase implements FaultDatabase {
 				    attempt     integer     NOT NULL,
 				    lease_token bigint      NOT NULL,
 				    pid         bigint      NOT NULL,
-				    started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+				    started_at  timestamptz NOT NULL,
 				    finished_at timestamptz
 				)""").update();
 		jdbc.sql("CREATE TABLE IF NOT EXISTS fault_effect (job_id bigint NOT NULL)").update();

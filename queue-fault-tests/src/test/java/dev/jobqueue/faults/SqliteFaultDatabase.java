@@ -153,8 +153,8 @@ final class SqliteFaultDatabase implements FaultDatabase {
 				    attempt     INTEGER NOT NULL,
 				    lease_token INTEGER NOT NULL,
 				    pid         INTEGER NOT NULL,
-				    started_at  TEXT    NOT NULL DEFAULT CURRENT_TIMESTAMP,
-				    finished_at TEXT
+				    started_at  INTEGER NOT NULL,
+				    finished_at INTEGER
 				)""").update();
 		jdbc.sql("CREATE TABLE IF NOT EXISTS fault_effect (job_id INTEGER NOT NULL)").update();
 	}

@@ -80,7 +80,7 @@ public final class JobQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobQueueSchemaInitializer jobQueueSchemaInitializer(JobStore store, JobQueueProperties properties,
 			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
-		return new JobQueueSchemaInitializer(QueueDataSource.resolve(queueDataSource, dataSource), store.vendor(),
+		return new JobQueueSchemaInitializer(QueueDataSource.resolve(queueDataSource, dataSource), store,
 				properties.getInitializeSchema());
 	}
 

@@ -5,12 +5,14 @@ import static org.mockito.Mockito.mock;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.OptionalInt;
 
 import javax.sql.DataSource;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 
 /**
@@ -31,8 +33,14 @@ class StubStoreConfiguration {
 
 	@Bean
 	JobStore jobStore() {
+		return stubStore();
+	}
+
+	/** A store on tables at this code's schema version, holding no jobs. */
+	static JobStore stubStore() {
 		JobStore store = mock(JobStore.class);
 		given(store.vendor()).willReturn("postgresql");
+		given(store.schemaVersion()).willReturn(OptionalInt.of(JobSchema.VERSION));
 		return store;
 	}
 }

@@ -150,8 +150,9 @@ public final class JobQueueTester {
 	}
 
 	/**
-	 * Moves every ready job's due time {@code by} earlier, as if that much time had passed: a job delayed
-	 * by an hour, or a retry waiting for its backoff, is due after {@code advance(Duration.ofHours(1))}.
+	 * Moves every ready or blocked job's due time {@code by} earlier, as if that much time had passed: a job
+	 * delayed by an hour, or a retry waiting for its backoff, is due after {@code advance(Duration.ofHours(1))};
+	 * one waiting behind its concurrency key is due once the key's slot is free.
 	 * The database's clock decides what is due and cannot be moved, so the jobs move instead; jobs
 	 * enqueued or retried later are due from the database's own time. Returns how many jobs moved.
 	 */

@@ -43,10 +43,13 @@ class RegistrationService {
 		if (inserted == 0) {
 			throw new DuplicateKeyException("a user with the email " + user.email() + " is already registered");
 		}
-		long welcome = jobs.enqueue("send-welcome-email", new WelcomeEmail(user.email(), user.name()));
-		// The report is not urgent: it waits ten seconds, and makes way for any more important job.
+		// A user's jobs share a concurrency key: one at a time, in the order enqueued, so the report waits
+		// until the welcome email is done (sent, or given up after its retries), however long that takes.
+		EnqueueOptions ofThisUser = EnqueueOptions.defaults().concurrencyKey("user-" + id);
+		long welcome = jobs.enqueue("send-welcome-email", new WelcomeEmail(user.email(), user.name()), ofThisUser);
+		// The report is not urgent: it waits ten seconds at least, and makes way for any more important job.
 		long report = jobs.enqueue("signup-report", new SignupReport(id),
-				EnqueueOptions.defaults().delay(Duration.ofSeconds(10)).priority(8));
+				ofThisUser.delay(Duration.ofSeconds(10)).priority(8));
 		return new Registration(id, welcome, report);
 	}
 }

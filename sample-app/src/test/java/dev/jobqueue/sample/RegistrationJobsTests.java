@@ -14,7 +14,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
 import dev.jobqueue.sample.RegistrationController.NewUser;
 import dev.jobqueue.test.DrainedJob;
 import dev.jobqueue.test.JobQueueTester;
@@ -24,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The registration's jobs, tested as the README shows: the workers off, what was enqueued asserted, the
- * jobs run by draining them on the test's thread, the delayed report by moving the clock ten seconds on.
+ * jobs run by draining them on the test's thread, the delayed report by moving the clock ten seconds on,
+ * and run after the user's welcome email, whose concurrency key it shares.
  * Each test is a transaction rolled back at its end, its jobs with it, so that no test drains another's.
  */
 @SpringBootTest(properties = { "jobqueue.worker.enabled=false", "sample.mail.failure-rate=0" })
@@ -61,6 +64,19 @@ class RegistrationJobsTests {
 		List<DrainedJob> tenSecondsLater = jobs.drain(Duration.ofSeconds(10));
 		assertThat(tenSecondsLater).extracting(DrainedJob::id).containsExactly(registration.signupReportJob());
 		assertThat(queue.find(registration.signupReportJob()).orElseThrow().result()).contains(registration.userId());
+	}
+
+	@Test
+	void theReportWaitsBehindTheUsersWelcomeEmailThenRunsAfterIt() {
+		Registration registration = registrations.register(new NewUser("grace@example.com", "Grace"));
+
+		jobs.advance(Duration.ofSeconds(10));
+
+		Job report = queue.find(registration.signupReportJob()).orElseThrow();
+		assertThat(report.state()).as("past its delay, still behind the email").isEqualTo(JobState.blocked);
+		assertThat(report.concurrencyKey()).isEqualTo("user-" + registration.userId());
+		assertThat(jobs.drain()).extracting(DrainedJob::id)
+			.containsExactly(registration.welcomeEmailJob(), registration.signupReportJob());
 	}
 
 	@Test

@@ -4,9 +4,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -21,15 +19,14 @@ import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.NewJob;
 
 /**
- * The insert statements of the PostgreSQL store. When it notifies, a job due now also sends
- * {@code pg_notify('jobqueue_ready', queue)}, in the same transaction, so listeners hear of it exactly
- * when it becomes visible. PostgreSQL delivers identical notifications of one transaction once, so a
- * transaction enqueueing many jobs of a queue wakes each listener once.
+ * The insert statements of the PostgreSQL store. When it notifies, a job due now has its queue notified
+ * after the enqueue commits, by the {@link PostgresReadyNotifier}, which sends at most one notification
+ * per queue per interval and never inside the enqueuing transaction.
  *
  * <p>Times are {@code statement_timestamp()}, not {@code now()}: {@code now()} is the start of the
  * transaction, and a job enqueued late in a long transaction of the caller would be created in the past
  * and be overdue by the time it commits. Whether a job is due now, which decides the notification, is
- * asked of the database in the statement too, never of this JVM's clock.
+ * asked of the database too, never of this JVM's clock.
  */
 final class PostgresEnqueue {
 
@@ -39,13 +36,14 @@ final class PostgresEnqueue {
 
 	private final BatchTransactions batchTransactions;
 
-	private final boolean notify;
+	/** Null when the store does not notify. */
+	private final PostgresReadyNotifier notifier;
 
-	PostgresEnqueue(DataSource dataSource, JdbcClient jdbc, boolean notify) {
+	PostgresEnqueue(DataSource dataSource, JdbcClient jdbc, PostgresReadyNotifier notifier) {
 		this.jdbc = jdbc;
 		this.copy = new PostgresJobCopy(dataSource);
 		this.batchTransactions = new BatchTransactions(dataSource);
-		this.notify = notify;
+		this.notifier = notifier;
 	}
 
 	EnqueueResult enqueue(NewJob job) {
@@ -65,33 +63,25 @@ final class PostgresEnqueue {
 	private Optional<Long> insert(NewJob job) {
 		// ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of
 		// the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue.
-		String sql = notify ? """
-				WITH inserted AS (
-				    INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                              unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                          concurrency_rate_millis)
-				    VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
-				            COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				            :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
-				            :rateMillis)
-				    ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
-				    DO NOTHING
-				    RETURNING id, queue, run_at, state
-				)
-				SELECT id, (SELECT pg_notify('jobqueue_ready', queue) WHERE state = 'ready' AND run_at <= statement_timestamp())
-				       IS NULL AS later
-				FROM inserted""" : """
+		Optional<Inserted> inserted = jdbc.sql("""
 				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
 				                          concurrency_rate_millis)
 				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
-				            :rateMillis)
+				        :rateMillis)
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				DO NOTHING
-				RETURNING id""";
-		return jdbc.sql(sql).paramSource(params(job)).query((rs, n) -> rs.getLong(1)).optional();
+				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""")
+			.paramSource(params(job))
+			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
+			.optional();
+		inserted.filter(Inserted::due).ifPresent(row -> notifyDue(Set.of(job.queue())));
+		return inserted.map(Inserted::id);
+	}
+
+	private record Inserted(long id, boolean due) {
 	}
 
 	/**
@@ -124,9 +114,7 @@ final class PostgresEnqueue {
 		if (keyed.length > 0) {
 			insertKeyed(jobs, keyed, drawn.ids(), drawn.now(), results);
 		}
-		if (notify) {
-			notifyDue(jobs, drawn.now());
-		}
+		notifyDue(dueQueues(jobs, drawn.now()));
 		return Arrays.asList(results);
 	}
 
@@ -223,31 +211,24 @@ final class PostgresEnqueue {
 	}
 
 	/**
-	 * One notification per queue with a job due now; a second statement, but one per batch. Each queue's
-	 * earliest run_at is known here (a delay counts from the database's time the ids were drawn at); the
-	 * database says which of them are due by its clock.
+	 * The queues with an unkeyed job due by the database's time the ids were drawn at (a delay counts from
+	 * it). Keyed jobs wait blocked until promoted, and the promotion notifies.
 	 */
-	private void notifyDue(List<NewJob> jobs, Instant now) {
-		Map<String, Long> earliest = new LinkedHashMap<>();
+	private static Set<String> dueQueues(List<NewJob> jobs, Instant now) {
+		Set<String> queues = new HashSet<>();
 		for (NewJob job : jobs) {
-			if (job.keySlot() != null) {
-				// Blocked until promoted; the promotion notifies.
-				continue;
-			}
 			long runAt = job.runAt() != null ? job.runAt().toEpochMilli() : now.toEpochMilli() + job.delayMillis();
-			earliest.merge(job.queue(), runAt, Math::min);
+			if (job.keySlot() == null && runAt <= now.toEpochMilli()) {
+				queues.add(job.queue());
+			}
 		}
-		if (earliest.isEmpty()) {
-			return;
+		return queues;
+	}
+
+	private void notifyDue(Set<String> queues) {
+		if (notifier != null) {
+			notifier.notifyAfterCommit(queues);
 		}
-		jdbc.sql("""
-				SELECT pg_notify('jobqueue_ready', queue)
-				FROM unnest(CAST(:queues AS text[]), CAST(:runAts AS bigint[])) AS q(queue, run_at_millis)
-				WHERE to_timestamp(run_at_millis / 1000.0) <= statement_timestamp()""")
-			.param("queues", earliest.keySet().toArray(String[]::new))
-			.param("runAts", earliest.values().toArray(Long[]::new))
-			.query((rs, n) -> 1)
-			.list();
 	}
 
 	Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -35,6 +36,12 @@ import dev.jobqueue.store.ScheduleState;
 public final class PostgresJobStore implements JobStore {
 
 	public static final String VENDOR = "postgresql";
+
+	/**
+	 * The least time between two notifications of a queue from one store: what a listener may wait beyond
+	 * an enqueue's commit when another enqueue of the queue was just announced (BENCHMARKS.md, enqueue-16).
+	 */
+	public static final Duration NOTIFY_INTERVAL = Duration.ofMillis(10);
 
 	private final PostgresEnqueue enqueue;
 
@@ -79,7 +86,8 @@ public final class PostgresJobStore implements JobStore {
 			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
 		}
 		JdbcClient jdbc = JdbcClient.create(template);
-		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notify);
+		this.enqueue = new PostgresEnqueue(dataSource, jdbc,
+				notify ? new PostgresReadyNotifier(jdbc, NOTIFY_INTERVAL) : null);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 		this.control = new PostgresHandlerControl(jdbc, notify);
@@ -234,6 +242,11 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Instant> paused(PauseScope scope) {
 		return pauses.paused(scope);
+	}
+
+	@Override
+	public OptionalInt schemaVersion() {
+		return maintenance.schemaVersion();
 	}
 
 	@Override

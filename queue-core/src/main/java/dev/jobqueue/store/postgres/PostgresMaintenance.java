@@ -3,6 +3,7 @@ package dev.jobqueue.store.postgres;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -141,5 +142,12 @@ final class PostgresMaintenance {
 
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return JobCounts.query(jdbc, JobCounts.UNFINISHED);
+	}
+
+	/** to_regclass answers null for a missing table where a SELECT from it would fail the transaction. */
+	OptionalInt schemaVersion() {
+		boolean recorded = jdbc.sql("SELECT to_regclass('jobqueue_schema_version') IS NOT NULL").query(Boolean.class).single();
+		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
+				: OptionalInt.empty();
 	}
 }

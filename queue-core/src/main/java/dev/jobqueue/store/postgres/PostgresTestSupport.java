@@ -35,10 +35,11 @@ final class PostgresTestSupport {
 
 	int bringReadyForward(Duration by) {
 		// Every ready job moves by the same amount, those due already included, so that the claim order
-		// (priority, run_at, id) stays what it would have been once that much time had passed.
+		// (priority, run_at, id) stays what it would have been once that much time had passed. Blocked jobs
+		// move too: their run_at is their due time once promoted (the later of it and the promotion's now).
 		return jdbc.sql("""
 				UPDATE jobqueue_job SET run_at = run_at - :millis * interval '1 millisecond'
-				WHERE state = 'ready'""")
+				WHERE state IN ('ready', 'blocked')""")
 			.param("millis", by.toMillis())
 			.update();
 	}

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -247,6 +248,11 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Instant> paused(PauseScope scope) {
 		return pauses.paused(scope);
+	}
+
+	@Override
+	public OptionalInt schemaVersion() {
+		return maintenance.schemaVersion();
 	}
 
 	@Override

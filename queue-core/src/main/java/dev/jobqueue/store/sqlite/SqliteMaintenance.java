@@ -1,6 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -83,5 +84,15 @@ final class SqliteMaintenance {
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)
 			.update());
+	}
+
+	OptionalInt schemaVersion() {
+		return statements.read("schema version", () -> {
+			boolean recorded = jdbc.sql("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'jobqueue_schema_version'")
+				.query(Integer.class)
+				.single() > 0;
+			return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
+					: OptionalInt.empty();
+		});
 	}
 }

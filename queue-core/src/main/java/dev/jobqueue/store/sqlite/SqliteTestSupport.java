@@ -38,9 +38,9 @@ final class SqliteTestSupport {
 	}
 
 	int bringReadyForward(Duration by) {
-		// Every ready job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why).
+		// Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why).
 		return statements.write("bring ready forward", () -> jdbc.sql("""
-				UPDATE jobqueue_job SET run_at = run_at - :millis WHERE state = 'ready'""")
+				UPDATE jobqueue_job SET run_at = run_at - :millis WHERE state IN ('ready', 'blocked')""")
 			.param("millis", by.toMillis())
 			.update());
 	}

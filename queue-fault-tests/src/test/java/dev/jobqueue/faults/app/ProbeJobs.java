@@ -1,5 +1,8 @@
 package dev.jobqueue.faults.app;
 
+import java.sql.Timestamp;
+import java.time.Instant;
+
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -36,7 +39,8 @@ class ProbeJobs {
 			throw new IllegalStateException(errorMessage(probe));
 		}
 		if (probe.record()) {
-			jdbc.sql("UPDATE fault_execution SET finished_at = CURRENT_TIMESTAMP WHERE id = :id")
+			jdbc.sql("UPDATE fault_execution SET finished_at = :now WHERE id = :id")
+				.param("now", now())
 				.param("id", execution)
 				.update();
 		}
@@ -50,14 +54,23 @@ class ProbeJobs {
 
 	private long recordStart(JobContext context) {
 		return jdbc.sql("""
-				INSERT INTO fault_execution (job_id, attempt, lease_token, pid)
-				VALUES (:job, :attempt, :token, :pid) RETURNING id""")
+				INSERT INTO fault_execution (job_id, attempt, lease_token, pid, started_at)
+				VALUES (:job, :attempt, :token, :pid, :now) RETURNING id""")
 			.param("job", context.jobId())
 			.param("attempt", context.attempt())
 			.param("token", context.leaseToken())
 			.param("pid", ProcessHandle.current().pid())
+			.param("now", now())
 			.query(Long.class)
 			.single();
+	}
+
+	/**
+	 * This host's clock, which every process of a scenario shares, to the millisecond: executions of one
+	 * concurrency key follow each other within milliseconds, and SQLite's CURRENT_TIMESTAMP has whole seconds.
+	 */
+	private static Timestamp now() {
+		return Timestamp.from(Instant.now());
 	}
 
 	private static void work(Probe probe) throws InterruptedException {

@@ -167,6 +167,20 @@ abstract class AbstractJobQueueTesterTests {
 	}
 
 	@Test
+	void aDelayedJobWaitingBehindItsKeyIsDueOnceTheClockIsAdvancedPastItsDelay() {
+		EnqueueOptions user = EnqueueOptions.defaults().concurrencyKey("user-7");
+		long welcome = queue.enqueue("send-mail", new SendMail("ada@example.com", "Welcome"), user);
+		long reminder = queue.enqueue("send-mail", new SendMail("ada@example.com", "Reminder"),
+				user.delay(Duration.ofHours(24)));
+		assertThat(queue.find(reminder)).get().extracting(Job::state).isEqualTo(JobState.blocked);
+
+		jobs.advance(Duration.ofHours(24));
+
+		assertThat(jobs.drain()).extracting(DrainedJob::id).containsExactly(welcome, reminder);
+		assertThat(mail.sent()).containsExactly("ada@example.com", "ada@example.com");
+	}
+
+	@Test
 	void aDrainThatWouldNeverEndStopsAtItsLimit() {
 		queue.enqueue("echo", "again");
 
