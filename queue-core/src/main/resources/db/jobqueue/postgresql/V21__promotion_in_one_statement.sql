@@ -65,3 +65,5 @@ BEGIN
     RETURNING j.queue;
 END
 $$;
+
+UPDATE jobqueue_schema_version SET version = 21;
