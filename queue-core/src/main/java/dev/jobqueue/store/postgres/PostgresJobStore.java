@@ -86,15 +86,15 @@ public final class PostgresJobStore implements JobStore {
 			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
 		}
 		JdbcClient jdbc = JdbcClient.create(template);
-		this.enqueue = new PostgresEnqueue(dataSource, jdbc,
-				notify ? new PostgresReadyNotifier(jdbc, NOTIFY_INTERVAL) : null);
+		PostgresReadyNotifier notifier = notify ? new PostgresReadyNotifier(jdbc, NOTIFY_INTERVAL) : null;
+		this.enqueue = new PostgresEnqueue(dataSource, jdbc, notifier);
 		this.execution = new PostgresExecution(jdbc, notify);
 		this.maintenance = new PostgresMaintenance(jdbc, notify);
 		this.control = new PostgresHandlerControl(jdbc, notify);
 		this.vacuum = new PostgresVacuum(dataSource);
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
 		this.pauses = new PostgresPauses(jdbc, notify);
-		this.promotions = new PostgresPromotions(dataSource, jdbc, notify);
+		this.promotions = new PostgresPromotions(dataSource, jdbc, notifier);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 

@@ -1,7 +1,6 @@
 package dev.jobqueue.store.postgres;
 
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -14,13 +13,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Hands the slots of concurrency keys to blocked jobs through {@code jobqueue_promote} (V15), which takes each
  * key's lock, counts its slots after the lock is held, and promotes the first waiting jobs; the function's
- * comment says why it is safe across nodes. Promoted jobs notify their queue like new ones.
+ * comment says why it is safe across nodes. Promoted jobs have their queue notified like new ones, after the
+ * promotion commits ({@link PostgresReadyNotifier}).
  */
 final class PostgresPromotions {
 
 	private final JdbcClient jdbc;
 
-	private final boolean notify;
+	/** Null when the store does not notify. */
+	private final PostgresReadyNotifier notifier;
 
 	/**
 	 * A transaction of its own under READ COMMITTED, whatever the caller's: the function refuses any other
@@ -28,9 +29,9 @@ final class PostgresPromotions {
 	 */
 	private final TransactionTemplate ownTransaction;
 
-	PostgresPromotions(DataSource dataSource, JdbcClient jdbc, boolean notify) {
+	PostgresPromotions(DataSource dataSource, JdbcClient jdbc, PostgresReadyNotifier notifier) {
 		this.jdbc = jdbc;
-		this.notify = notify;
+		this.notifier = notifier;
 		this.ownTransaction = new TransactionTemplate(new JdbcTransactionManager(dataSource));
 		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.ownTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
@@ -38,9 +39,8 @@ final class PostgresPromotions {
 
 	/**
 	 * Commits asynchronously, as the claim and the batched completion do ({@code PostgresExecution}): one
-	 * promotion follows every batch of finished keyed jobs, and a synchronous commit held the lock that orders
-	 * notifying commits (the promotion notifies) for a WAL flush each time, so the completions queued behind
-	 * it. A crash can lose the last promotions, which leaves their jobs blocked and their slots free, for the
+	 * promotion follows every batch of finished keyed jobs, and its synchronous commit waited for a WAL flush
+	 * each time, with the completions queued behind it on the WAL. A crash can lose the last promotions, which leaves their jobs blocked and their slots free, for the
 	 * next sweep: nothing runs twice and no limit is exceeded. Whatever acted on a promotion (a claim of the
 	 * job, the key's next promotion) committed after it, so its WAL record comes later and is never kept
 	 * without it.
@@ -49,16 +49,14 @@ final class PostgresPromotions {
 		if (keys.isEmpty()) {
 			return Set.of();
 		}
-		return ownTransaction.execute(status -> new HashSet<>(jdbc.sql("""
+		return ownTransaction.execute(status -> notifyAfterCommit(jdbc.sql("""
 				WITH async_commit AS (
 				    SELECT set_config('synchronous_commit', 'off', true)
 				)
-				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END
-				FROM jobqueue_promote(CAST(:keys AS text[])) AS queue CROSS JOIN async_commit""")
+				SELECT DISTINCT queue FROM jobqueue_promote(CAST(:keys AS text[])) AS queue CROSS JOIN async_commit""")
 			.param("keys", keys.toArray(String[]::new))
-			.param("notify", notify)
-			.query((rs, n) -> rs.getString(1))
-			.list()));
+			.query(String.class)
+			.set()));
 	}
 
 	/**
@@ -67,7 +65,7 @@ final class PostgresPromotions {
 	 * go to the function, which counts again under the lock: a sweep over a thousand busy keys takes no lock.
 	 */
 	Set<String> promoteWaiting(int maxKeys) {
-		return new HashSet<>(jdbc.sql("""
+		return notifyAfterCommit(jdbc.sql("""
 				WITH RECURSIVE waiting (concurrency_key) AS (
 				    (SELECT concurrency_key FROM jobqueue_job WHERE state = 'blocked' ORDER BY concurrency_key LIMIT 1)
 				    UNION ALL
@@ -86,11 +84,17 @@ final class PostgresPromotions {
 				             ORDER BY b.concurrency_key, b.id LIMIT 1)
 				    LIMIT :maxKeys
 				)
-				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END
-				FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""")
+				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""")
 			.param("maxKeys", maxKeys)
-			.param("notify", notify)
-			.query((rs, n) -> rs.getString(1))
-			.list());
+			.query(String.class)
+			.set());
+	}
+
+	/** Inside the transaction that promoted, so that the notification waits for its commit. */
+	private Set<String> notifyAfterCommit(Set<String> queues) {
+		if (notifier != null) {
+			notifier.notifyAfterCommit(queues);
+		}
+		return queues;
 	}
 }
