@@ -36,8 +36,9 @@ class PostgresClaimPlanTest {
 	@RegisterExtension
 	static final OnePostgresSession postgres = new OnePostgresSession();
 
-	private static final Pattern READY_INDEX_SCAN = Pattern
-		.compile("Index Scan using jobqueue_job_ready_idx[^\\n]*\\n(?:[^\\n]*\\n)*?\\s*Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
+	/** A scan of the ready index, and the first count of buffers after it: its own. */
+	private static final Pattern READY_INDEX_SCAN = Pattern.compile("Index Scan using jobqueue_job_ready_idx[^\\n]*\\n"
+			+ "(?:[^\\n]*\\n)*?\\s*Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
 
 	private static final Pattern PRIORITIES_READ = Pattern
 		.compile("Values Scan on \"\\*VALUES\\*\"[^\\n]*\\(actual time=[^)]* rows=(\\d+) loops=1\\)");
@@ -73,7 +74,10 @@ class PostgresClaimPlanTest {
 
 	@Test
 	void aClaimReachesTheDueJobsOfALowerPriorityWithoutWalkingPastTheFutureOnes() {
-		List<Long> dueAtSix = ids(store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList()));
+		List<Long> dueAtSix = store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList())
+			.stream()
+			.map(EnqueueResult::id)
+			.toList();
 		store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(7, Duration.ZERO)).toList());
 		explainEveryStatementWithItsGenericPlan();
 
@@ -114,10 +118,6 @@ class PostgresClaimPlanTest {
 		jdbc.sql("SET auto_explain.log_buffers = on").update();
 		jdbc.sql("SET auto_explain.log_level = notice").update();
 		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
-	}
-
-	private static List<Long> ids(List<EnqueueResult> results) {
-		return results.stream().map(EnqueueResult::id).toList();
 	}
 
 	private static NewJob job(int priority, Duration delay) {

@@ -25,12 +25,12 @@ import dev.jobqueue.support.SqliteTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The statements that look for due jobs do work in proportion to what they find, not to the jobs due
- * later: with 200,000 jobs due in an hour ahead of them in the ready index (ordered by priority before
- * run-at), the claim, the change watcher's due check and the next due time each run a few hundred
- * instructions of SQLite's virtual machine, and the claim a few hundred more per job it claims. Walking
- * past the future jobs cost five or six per entry, over a million in all. The count comes from SQLite's progress handler, called at every instruction of the one
- * connection the pool holds: it does not depend on the machine's speed, as a time would.
+ * The statements that look for due jobs do work in proportion to what they find, not to the jobs due later:
+ * with 200,000 jobs due in an hour ahead of them in the ready index (ordered by priority before run-at), the
+ * claim, the change watcher's due check and the next due time each run a few hundred instructions of SQLite's
+ * virtual machine, and the claim a few hundred more per job it claims. Walking past the future jobs cost five
+ * or six per entry, over a million in all. The count comes from SQLite's progress handler, called at every
+ * instruction of the one connection the pool holds: it does not depend on the machine's speed, as a time would.
  */
 class SqliteDueScanTest {
 
@@ -54,9 +54,8 @@ class SqliteDueScanTest {
 		jdbc.sql("""
 				WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
 				INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, created_at)
-				SELECT 'default', 'greet', '{}', 'ready', 5, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + 3600000, 3,
-				       CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				FROM n""").update();
+				SELECT 'default', 'greet', '{}', 'ready', 5, now.ms + 3600000, 3, now.ms
+				FROM n, (SELECT CAST(round(unixepoch('subsec') * 1000) AS INTEGER) AS ms) AS now""").update();
 	}
 
 	@AfterEach
