@@ -57,6 +57,12 @@ final class Bench {
 		if (workload.equals("lateness")) {
 			new Lateness(report, options.latencyJobs()).run(database);
 		}
+		if (workload.equals("fairness")) {
+			new Fairness(report, options.floodJobs(), options.drainTimeout()).run(database);
+		}
+		if (workload.equals("keyed-drain")) {
+			new KeyedDrain(report, options.jobs(), options.drainTimeout()).run(database);
+		}
 		if (workload.equals("soak")) {
 			new Soak(report, options.soakJobs(), options.soakVacuum()).run(database);
 		}

@@ -11,6 +11,7 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueue.NewJobRequest;
@@ -30,12 +31,16 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * jobqueue with its defaults (1 s poll interval, notifications on PostgreSQL, the change watcher on
  * SQLite) and 32 threads in one queue, like db-scheduler's 32 threads; wired as the starter wires it.
+ * Keyed, job {@code n} gets the concurrency key {@code key-<n mod keys>}, of the handler's default limit 1.
  */
 final class JobqueueContender implements Contender {
 
 	static final int THREADS = 32;
 
 	private final Database database;
+
+	/** How many concurrency keys the jobs are spread over; 0 for none. */
+	private final int keys;
 
 	private final JobStore store;
 
@@ -49,7 +54,12 @@ final class JobqueueContender implements Contender {
 	private JobRuntime runtime;
 
 	JobqueueContender(Database database) {
+		this(database, 0);
+	}
+
+	JobqueueContender(Database database, int keys) {
 		this.database = database;
+		this.keys = keys;
 		this.store = JobStores.forDataSource(database.dataSource());
 		JobStores.migrate(database.dataSource(), store.vendor());
 		handlers.register(new JobHandlerDefinition("bench", RuntimeSettings.DEFAULT_QUEUE, Long.class, null, false,
@@ -81,12 +91,16 @@ final class JobqueueContender implements Contender {
 
 	@Override
 	public void enqueue(long data) {
-		queue.enqueue("bench", data);
+		queue.enqueue("bench", data, options(data));
 	}
 
 	@Override
 	public void enqueueBulk(long[] data) {
-		queue.enqueueAll(Arrays.stream(data).mapToObj(d -> new NewJobRequest("bench", d)).toList());
+		queue.enqueueAll(Arrays.stream(data).mapToObj(d -> new NewJobRequest("bench", d, options(d))).toList());
+	}
+
+	private EnqueueOptions options(long data) {
+		return keys == 0 ? EnqueueOptions.defaults() : EnqueueOptions.defaults().concurrencyKey("key-" + data % keys);
 	}
 
 	@Override

@@ -45,6 +45,29 @@ class BenchmarkSmokeTest {
 	}
 
 	@Test
+	void theFlowControlWorkloadsRunTinyAndRunEveryJobOnce() throws Exception {
+		Path out = dir.resolve("flow.tsv");
+		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
+			run(database, "fairness", "jobqueue", out, "--flood-jobs", "500");
+			run(database, "keyed-drain", "jobqueue", out);
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).filteredOn(f -> f[0].equals("fairness"))
+			.extracting(f -> f[2])
+			.containsExactly("FIFO B wait p50 ms", "FIFO B wait p99 ms", "FIFO B wait max ms", "FIFO A drain ms",
+					"FIFO A jobs/s", "limit 32 B wait p50 ms", "limit 32 B wait p99 ms", "limit 32 B wait max ms",
+					"limit 32 A drain ms", "limit 32 A jobs/s", "limit 128 B wait p50 ms", "limit 128 B wait p99 ms",
+					"limit 128 B wait max ms", "limit 128 A drain ms", "limit 128 A jobs/s");
+		assertThat(figures).filteredOn(f -> f[0].equals("fairness"))
+			.allSatisfy(f -> assertThat(f[5]).contains("A 500 jobs, then B 100").contains("duplicates 0, lost 0"));
+		assertThat(figures).filteredOn(f -> f[0].equals("keyed-drain"))
+			.extracting(f -> f[2])
+			.containsExactly("plain jobs/s", "keyed jobs/s", "keyed % of plain");
+		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
+	}
+
+	@Test
 	void theLibraryWorkloadsRunTinyOnAFreshSqliteFile() throws Exception {
 		Path out = dir.resolve("sqlite.tsv");
 		String[] common = { "--database", "sqlite", "--jobs", "200", "--out", out.toString() };

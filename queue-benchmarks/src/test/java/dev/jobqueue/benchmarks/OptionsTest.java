@@ -19,6 +19,7 @@ class OptionsTest {
 		assertThat(options.jobs()).isEqualTo(20_000);
 		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(200));
 		assertThat(options.soakVacuum()).isNull();
+		assertThat(options.floodJobs()).isEqualTo(50_000);
 	}
 
 	@Test
@@ -42,12 +43,20 @@ class OptionsTest {
 	}
 
 	@Test
+	void readsTheFairnessFloodSize() {
+		assertThat(Options.parse(new String[] { "fairness", "--url", POSTGRES, "--flood-jobs", "5000" }).floodJobs())
+			.isEqualTo(5000);
+	}
+
+	@Test
 	void rejectsMistakesNamingWhatIsAccepted() {
 		assertRejected("first argument must be a workload", "drian");
 		assertRejected("--database must be one of [postgresql, sqlite], was mysql", "drain", "--database", "mysql");
 		assertRejected("--database sqlite does not match the --url", "drain", "--database", "sqlite", "--url", POSTGRES);
 		assertRejected("the soak workload runs on PostgreSQL only", "soak", "--database", "sqlite");
 		assertRejected("the ceiling workload runs on PostgreSQL only", "ceiling", "--database", "sqlite");
+		assertRejected("the fairness workload runs on PostgreSQL only", "fairness", "--database", "sqlite");
+		assertRejected("the keyed-drain workload runs on PostgreSQL only", "keyed-drain", "--database", "sqlite");
 		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");
 		assertRejected("--jobs must be a whole number, was 1e6", "drain", "--url", POSTGRES, "--jobs", "1e6");
 		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");

@@ -78,6 +78,29 @@ class PostgresBatchPlanTest {
 		assertThat(ids).doesNotHaveDuplicates().hasSize(BATCH).allMatch(EnqueueResult::inserted);
 	}
 
+	/**
+	 * The promotion of many keys updates its jobs found by their ids, a primary-key lookup each, on a table not
+	 * yet analyzed: found by the id among the blocked index's entries instead (as an update by {@code id =
+	 * ANY(ids)} or a join with the ids was planned), every promotion read all the waiting jobs of every key.
+	 */
+	@Test
+	void aPromotionOf500KeysLooksEachPromotedJobUpByItsId() {
+		postgres.database().reset();
+		List<String> keys = IntStream.range(0, BATCH).mapToObj(i -> "key-" + i).toList();
+		store.enqueueAll(IntStream.range(0, 20 * BATCH).mapToObj(i -> waitingJob(keys.get(i % BATCH))).toList());
+		explainEveryStatementWithItsGenericPlan();
+		jdbc.sql("SET auto_explain.log_nested_statements = on").update();
+
+		assertThat(store.promote(keys)).containsExactly("default");
+
+		List<String> updates = notices.notices().stream().filter(notice -> notice.contains("Update on jobqueue_job")).toList();
+		assertThat(updates).isNotEmpty()
+			.allSatisfy(plan -> assertThat(plan).contains("Index Scan using jobqueue_job_pkey on jobqueue_job")
+				.doesNotContain("jobqueue_job_blocked_idx on jobqueue_job j"));
+		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'ready'").query(Long.class).single())
+			.isEqualTo(BATCH);
+	}
+
 	private void explainEveryStatementWithItsGenericPlan() {
 		jdbc.sql("LOAD 'auto_explain'").update();
 		jdbc.sql("SET auto_explain.log_min_duration = 0").update();
@@ -97,6 +120,11 @@ class PostgresBatchPlanTest {
 
 	private static NewJob job() {
 		return keyedJob(null);
+	}
+
+	private static NewJob waitingJob(String concurrencyKey) {
+		return new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null,
+				new NewJob.KeySlot(concurrencyKey, 1, false, null));
 	}
 
 	private static NewJob keyedJob(String uniqueKey) {

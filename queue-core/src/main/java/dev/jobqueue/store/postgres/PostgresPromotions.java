@@ -36,13 +36,25 @@ final class PostgresPromotions {
 		this.ownTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
+	/**
+	 * Commits asynchronously, as the claim and the batched completion do ({@code PostgresExecution}): one
+	 * promotion follows every batch of finished keyed jobs, and a synchronous commit held the lock that orders
+	 * notifying commits (the promotion notifies) for a WAL flush each time, so the completions queued behind
+	 * it. A crash can lose the last promotions, which leaves their jobs blocked and their slots free, for the
+	 * next sweep: nothing runs twice and no limit is exceeded. Whatever acted on a promotion (a claim of the
+	 * job, the key's next promotion) committed after it, so its WAL record comes later and is never kept
+	 * without it.
+	 */
 	Set<String> promote(Collection<String> keys) {
 		if (keys.isEmpty()) {
 			return Set.of();
 		}
 		return ownTransaction.execute(status -> new HashSet<>(jdbc.sql("""
+				WITH async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
 				SELECT DISTINCT queue, CASE WHEN :notify THEN pg_notify('jobqueue_ready', queue) IS NULL END
-				FROM jobqueue_promote(CAST(:keys AS text[])) AS queue""")
+				FROM jobqueue_promote(CAST(:keys AS text[])) AS queue CROSS JOIN async_commit""")
 			.param("keys", keys.toArray(String[]::new))
 			.param("notify", notify)
 			.query((rs, n) -> rs.getString(1))
