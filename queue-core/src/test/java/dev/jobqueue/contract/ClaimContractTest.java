@@ -110,6 +110,21 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aBatchClaimTakesEachPrioritysEarliestDueJobsAndPassesOverItsFutureOnes() {
+		Instant past = Instant.now().minusSeconds(60);
+		enqueue("five-future", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+		long fiveLate = enqueue("five-late", EnqueueOptions.defaults().runAt(past.plusSeconds(10)));
+		long fiveEarly = enqueue("five-early", EnqueueOptions.defaults().runAt(past));
+		enqueue("six-future", EnqueueOptions.defaults().priority(6).delay(Duration.ofHours(1)));
+		long sixLate = enqueue("six-late", EnqueueOptions.defaults().priority(6).runAt(past.plusSeconds(10)));
+		long sixEarly = enqueue("six-early", EnqueueOptions.defaults().priority(6).runAt(past));
+		enqueue("seven", EnqueueOptions.defaults().priority(7).runAt(past));
+
+		assertThat(store.claim("default", KINDS, 4, "w", LEASE)).extracting(ClaimedJob::id)
+			.containsExactly(fiveEarly, fiveLate, sixEarly, sixLate);
+	}
+
+	@Test
 	void aDelayedJobIsNotClaimedBeforeItIsDue() {
 		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));

@@ -33,7 +33,7 @@ final class SqliteLeases {
 			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), claim_confirmed = 0
 			WHERE id IN (
 			    SELECT id FROM jobqueue_job
-			    WHERE state = 'ready' AND queue = :queue
+			    WHERE state = 'ready' AND queue = :queue AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			      AND run_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 			      AND payload_version <= (SELECT value FROM json_each(:versions) WHERE key = kind)
 			      AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused = 1)
@@ -66,16 +66,22 @@ final class SqliteLeases {
 	}
 
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
-		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what
-		// SKIP LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits.
-		// The subquery picks the due rows in claim order from the partial ready index (queue, priority,
-		// run_at, id), so LIMIT stops after :limit entries. Rows of kinds this node does not serve, and rows
-		// of a payload version newer than it reads, are passed over, read from the row, as on PostgreSQL:
-		// :versions is a JSON object from kind to newest readable version, and a kind that is no key of it
-		// finds null, which no version is at or below. The lease token grows at every claim so that writes
-		// from any earlier execution are fenced off. Pauses are read in the statement, as on PostgreSQL: the
-		// queue's once (a subquery on no column of the row), the paused kinds once into a transient index
-		// probed per row.
+		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what SKIP
+		// LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits. The subquery
+		// picks the due rows in claim order from the partial ready index (queue, priority, run_at, id), so
+		// LIMIT stops after :limit entries. The list of every priority (0 – 9, the table's check) is what
+		// bounds the scan by the due rows: SQLite searches the index once per value of the list, in ascending
+		// order, each search from the priority's first entry up to run_at <= now, so the rows come in claim
+		// order with no sort. Without it the search is on the queue alone, and run_at, which follows priority
+		// in the index, is only a filter: the scan walked past every future job of a priority (delayed jobs,
+		// retries in backoff) before it reached the next priority's due ones, 16 – 22 ms with 200,000 of them
+		// under the write lock, for an idle claim (docs/architecture.md, Decisions). Rows of kinds this node
+		// does not serve, and rows of a payload version newer than it reads, are passed over, read from the
+		// row, as on PostgreSQL: :versions is a JSON object from kind to newest readable version, and a kind
+		// that is no key of it finds null, which no version is at or below. The lease token grows at every
+		// claim so that writes from any earlier execution are fenced off. Pauses are read in the statement, as
+		// on PostgreSQL: the queue's once (a subquery on no column of the row), the paused kinds once into a
+		// transient index probed per row.
 		List<ClaimedJob> claimed = statements.write("claim", () -> jdbc.sql(CLAIM)
 			.param("queue", queue)
 			.param("versions", SqliteRows.versionsJson(versions))

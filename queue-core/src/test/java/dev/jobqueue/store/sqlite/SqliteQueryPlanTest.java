@@ -19,13 +19,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SqliteQueryPlanTest {
 
+	/**
+	 * One search per priority, each bounded by run_at, in claim order with no sort: searched on the queue
+	 * alone, the claim walked past every future job of a priority before the next one's due jobs.
+	 */
 	@Test
-	void theClaimReadsTheReadyIndex() {
+	void theClaimSearchesTheReadyIndexPriorityByPriorityUpToNow() {
 		assertThat(plan(SqliteLeases.CLAIM,
 				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
-			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx"))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
+	void theChangeWatchersDueCheckSearchesTheReadyIndexPriorityByPriorityUpToNow() {
+		assertThat(plan(SqliteChangeWatcher.DUE, List.of("default", "default")))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
 	@Test
@@ -73,6 +84,17 @@ class SqliteQueryPlanTest {
 
 	/** The steps of SQLite's plan for {@code sql} on a fresh file, as its {@code detail} column words them. */
 	private static List<String> plan(String sql, Map<String, Object> params) {
+		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
+			return JdbcClient.create(database.dataSource())
+				.sql("EXPLAIN QUERY PLAN " + sql)
+				.params(params)
+				.query((rs, n) -> rs.getString("detail"))
+				.list();
+		}
+	}
+
+	/** As above, for a statement with positional parameters. */
+	private static List<String> plan(String sql, List<Object> params) {
 		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
 			return JdbcClient.create(database.dataSource())
 				.sql("EXPLAIN QUERY PLAN " + sql)
