@@ -2,8 +2,10 @@ package dev.jobqueue.faults;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -106,6 +108,30 @@ abstract class FaultScenario {
 	/** Waits until no job is ready or running. */
 	void awaitDrained(Duration atMost) {
 		await("the queue to drain").atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> unfinished() == 0);
+	}
+
+	/**
+	 * Waits until the worker holds a job it already held 100 ms earlier: a long job, which cannot finish in
+	 * the instant before a kill, so the kill surely cuts an execution.
+	 */
+	void awaitHoldingALongJob(WorkerJvm worker) {
+		Set<Long> earlier = new HashSet<>();
+		await("the victim to hold a long job").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				List<Long> now = runningIdsOn(worker);
+				boolean held = now.stream().anyMatch(earlier::contains);
+				earlier.clear();
+				earlier.addAll(now);
+				return held;
+			});
+	}
+
+	private List<Long> runningIdsOn(WorkerJvm worker) {
+		return database.jdbc()
+			.sql("SELECT id FROM jobqueue_job WHERE state = 'running' AND lease_owner LIKE :owner")
+			.param("owner", worker.pid() + "@%")
+			.query(Long.class)
+			.list();
 	}
 
 	/**

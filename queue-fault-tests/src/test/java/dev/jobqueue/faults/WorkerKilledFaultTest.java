@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,30 +47,6 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 
 	private static Probe probe(int i) {
 		return Probe.sleeping(i % 100 == 0 ? 1_000 : i % 10);
-	}
-
-	/**
-	 * Waits until the worker holds a job it already held 100 ms earlier: one of the long jobs, which cannot
-	 * finish in the instant before the kill, so the kill surely cuts an execution.
-	 */
-	private void awaitHoldingALongJob(WorkerJvm worker) {
-		Set<Long> earlier = new HashSet<>();
-		await("the victim to hold a long job").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-			.until(() -> {
-				List<Long> now = runningIdsOn(worker);
-				boolean held = now.stream().anyMatch(earlier::contains);
-				earlier.clear();
-				earlier.addAll(now);
-				return held;
-			});
-	}
-
-	private List<Long> runningIdsOn(WorkerJvm worker) {
-		return database.jdbc()
-			.sql("SELECT id FROM jobqueue_job WHERE state = 'running' AND lease_owner LIKE :owner")
-			.param("owner", worker.pid() + "@%")
-			.query(Long.class)
-			.list();
 	}
 
 	private long runningOn(WorkerJvm worker) {
