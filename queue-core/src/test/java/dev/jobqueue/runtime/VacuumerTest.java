@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The vacuumer on PostgreSQL, with its real threshold. One connection does everything, so that the
  * statistics it reports can be flushed on demand ({@code pg_stat_force_next_flush()}) instead of
- * waited for.
+ * waited for. The store sends no notifications: its notifier would use the one connection from a thread
+ * of its own, at the same time as the test.
  */
 class VacuumerTest {
 
@@ -41,7 +42,7 @@ class VacuumerTest {
 	static void openDatabase() {
 		database = new PostgresTestDatabase(2);
 		connection = new SingleConnectionDataSource(database.jdbcUrl(), true);
-		store = new PostgresJobStore(connection);
+		store = new PostgresJobStore(connection, false);
 	}
 
 	@AfterAll
