@@ -126,7 +126,7 @@ abstract class FaultScenario {
 			});
 	}
 
-	private List<Long> runningIdsOn(WorkerJvm worker) {
+	List<Long> runningIdsOn(WorkerJvm worker) {
 		return database.jdbc()
 			.sql("SELECT id FROM jobqueue_job WHERE state = 'running' AND lease_owner LIKE :owner")
 			.param("owner", worker.pid() + "@%")
