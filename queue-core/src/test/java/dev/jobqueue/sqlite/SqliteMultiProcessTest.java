@@ -1,8 +1,6 @@
 package dev.jobqueue.sqlite;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +100,7 @@ class SqliteMultiProcessTest {
 				.as("executions, one per job").isEqualTo(BACKLOG + ENQUEUED);
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
 				.isEqualTo(BACKLOG + ENQUEUED);
-			assertThat(problems(processes, Stream.concat(workers.stream(), Stream.of("enqueuer")).toList())).isEmpty();
+			assertThat(processes.problems(Stream.concat(workers.stream(), Stream.of("enqueuer")).toList())).isEmpty();
 		}
 		assertThat(integrityCheck()).isEqualTo("ok");
 	}
@@ -132,7 +130,7 @@ class SqliteMultiProcessTest {
 				.single()).as("jobs the victim held, run again once their lease expired").isPositive();
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
 				.isEqualTo(BACKLOG + ENQUEUED);
-			assertThat(problems(processes, List.of("survivor-1", "survivor-2", "enqueuer"))).isEmpty();
+			assertThat(processes.problems(List.of("survivor-1", "survivor-2", "enqueuer"))).isEmpty();
 		}
 		assertThat(integrityCheck()).isEqualTo("ok");
 	}
@@ -143,7 +141,7 @@ class SqliteMultiProcessTest {
 		try (WorkerProcesses processes = new WorkerProcesses()) {
 			Process enqueuer = startEnqueuer(processes, 1);
 			assertThat(enqueuer.waitFor()).isZero();
-			long id = Long.parseLong(lines(processes, "enqueuer").stream()
+			long id = Long.parseLong(processes.lines("enqueuer").stream()
 				.filter(line -> line.startsWith("enqueued "))
 				.findFirst()
 				.orElseThrow()
@@ -179,23 +177,6 @@ class SqliteMultiProcessTest {
 			.countByQueueAndState()
 			.getOrDefault("default", Map.of())
 			.getOrDefault(JobState.succeeded, 0L);
-	}
-
-	/** Lines logged at ERROR, and any mention of SQLite being busy or locked, in the given processes' output. */
-	private static List<String> problems(WorkerProcesses processes, List<String> names) {
-		return names.stream()
-			.flatMap(name -> lines(processes, name).stream().map(line -> name + ": " + line))
-			.filter(line -> line.contains(" ERROR ") || line.contains("SQLITE_BUSY") || line.contains("locked"))
-			.toList();
-	}
-
-	private static List<String> lines(WorkerProcesses processes, String name) {
-		try {
-			return Files.readAllLines(processes.log(name));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 	/** Pairs of executions of one job on two JVMs whose intervals overlap; a killed one ends at the kill. */

@@ -1,8 +1,5 @@
 package dev.jobqueue.sqlite;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -91,7 +88,7 @@ class SqliteOrderedGroupsProcessTest {
 			Map<String, List<Step>> byKey = steps.stream().collect(Collectors.groupingBy(Step::key));
 			assertThat(byKey).hasSize(KEYS);
 			byKey.forEach(SqliteOrderedGroupsProcessTest::assertOneAtATimeInEnqueueOrder);
-			assertThat(problems(processes, workers)).isEmpty();
+			assertThat(processes.problems(workers)).isEmpty();
 		}
 	}
 
@@ -136,22 +133,5 @@ class SqliteOrderedGroupsProcessTest {
 			.countByQueueAndState()
 			.getOrDefault("default", Map.of())
 			.getOrDefault(JobState.succeeded, 0L);
-	}
-
-	/** Lines logged at ERROR, and any mention of SQLite being busy or locked, in the workers' output. */
-	private static List<String> problems(WorkerProcesses processes, List<String> names) {
-		return names.stream()
-			.flatMap(name -> lines(processes, name).stream().map(line -> name + ": " + line))
-			.filter(line -> line.contains(" ERROR ") || line.contains("SQLITE_BUSY") || line.contains("locked"))
-			.toList();
-	}
-
-	private static List<String> lines(WorkerProcesses processes, String name) {
-		try {
-			return Files.readAllLines(processes.log(name));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 }

@@ -1,6 +1,7 @@
 package dev.jobqueue.support;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +31,24 @@ public final class WorkerProcesses implements AutoCloseable {
 
 	public Path log(String name) {
 		return logs.resolve(name + ".log");
+	}
+
+	/** The lines process {@code name} has logged so far. */
+	public List<String> lines(String name) {
+		try {
+			return Files.readAllLines(log(name));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Lines logged at ERROR, and any mention of SQLite being busy or locked, in the given processes' output. */
+	public List<String> problems(List<String> names) {
+		return names.stream()
+			.flatMap(name -> lines(name).stream().map(line -> name + ": " + line))
+			.filter(line -> line.contains(" ERROR ") || line.contains("SQLITE_BUSY") || line.contains("locked"))
+			.toList();
 	}
 
 	private static String javaExecutable() {
