@@ -44,7 +44,8 @@ final class SqlitePromotions {
 			        - (SELECT count(*) FROM jobqueue_job
 			           WHERE concurrency_key = :key
 			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)
-			                  OR started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s)))))
+			                  OR (concurrency_rate_millis IS NOT NULL
+			                      AND started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s))))))
 			RETURNING queue""".formatted(FIRST_RATE);
 
 	private final JdbcClient jdbc;
@@ -75,10 +76,11 @@ final class SqlitePromotions {
 				WHERE (SELECT count(*) FROM jobqueue_job h
 				       WHERE h.concurrency_key = w.concurrency_key
 				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1)
-				              OR h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				                                - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
-				                                   WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
-				                                   ORDER BY b.id LIMIT 1)))
+				              OR (h.concurrency_rate_millis IS NOT NULL
+				                  AND h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				                                     - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
+				                                        WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
+				                                        ORDER BY b.id LIMIT 1))))
 				      < (SELECT b.concurrency_limit FROM jobqueue_job b
 				         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
 				LIMIT :maxKeys""")

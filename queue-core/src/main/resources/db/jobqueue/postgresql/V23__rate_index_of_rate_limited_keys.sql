@@ -1,0 +1,63 @@
+-- The index of recent starts now holds only the rows of rate-limited keys, the only ones read from it: V17 put every
+-- keyed row in it, so each write of a keyed job (its promotion, claim and completion are updates that move the row)
+-- added an entry for nothing. The rate count reads it with the same predicate; a key's jobs enqueued without a rate
+-- (before one was configured) no longer count towards it, as they were never held to it.
+-- jobqueue_promote as in V21, with two changes: the rate count names the index's predicate, and the advisory locks of
+-- the keys are taken by one statement instead of a PL/pgSQL statement per key (still one key after the other, in
+-- lock-number order). BENCHMARKS.md, "Flow control: keyed drain", has what both saved.
+-- Built and dropped CONCURRENTLY, so this migration runs outside a transaction (its .conf file): the new index is
+-- built before the function reads it and the old one dropped last, so that every step leaves a working queue.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS jobqueue_job_key_rate_idx ON jobqueue_job (concurrency_key, started_at)
+    WHERE concurrency_rate_millis IS NOT NULL;
+
+CREATE OR REPLACE FUNCTION jobqueue_promote(keys text[]) RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'jobqueue_promote must run under READ COMMITTED, not %', current_setting('transaction_isolation');
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('jobqueue_concurrency_key'), n)
+    FROM (SELECT DISTINCT hashtext(k) AS n FROM unnest(keys) AS k WHERE k IS NOT NULL ORDER BY 1) l;
+    RETURN QUERY
+    WITH waiting AS (
+        -- Each key's first waiting job decides its slots and its rate; a key with none is left out.
+        SELECT w.key, f.concurrency_limit AS slots, f.concurrency_rate_millis AS rate_millis
+        FROM (SELECT DISTINCT k AS key FROM unnest(keys) AS k WHERE k IS NOT NULL) w
+        CROSS JOIN LATERAL (
+            SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
+            WHERE state = 'blocked' AND concurrency_key = w.key
+            ORDER BY concurrency_key, id LIMIT 1) f
+    ), free AS MATERIALIZED (
+        SELECT key, rate_millis,
+               slots
+               - (SELECT count(*) FROM jobqueue_job h
+                  WHERE h.concurrency_key = waiting.key
+                    AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
+               - CASE WHEN rate_millis IS NULL THEN 0 ELSE
+                     (SELECT count(*) FROM jobqueue_job s
+                      WHERE s.concurrency_key = waiting.key
+                        AND s.concurrency_rate_millis IS NOT NULL AND s.started_at > statement_timestamp() - rate_millis * interval '1 millisecond'
+                        AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds)))
+                 END AS free_slots
+        FROM waiting
+    )
+    UPDATE jobqueue_job j
+    SET state = 'ready', run_at = GREATEST(j.run_at, statement_timestamp())
+    FROM unnest(ARRAY(
+        SELECT n.id FROM free
+        CROSS JOIN LATERAL (
+            SELECT b.id FROM jobqueue_job b
+            WHERE b.state = 'blocked' AND b.concurrency_key = free.key
+              AND (free.rate_millis IS NULL OR b.started_at IS NULL
+                   OR b.started_at <= statement_timestamp() - free.rate_millis * interval '1 millisecond')
+            ORDER BY b.concurrency_key, b.id
+            LIMIT free.free_slots) n
+        WHERE free.free_slots > 0)) AS next(id)
+    WHERE j.id = next.id AND j.state = (SELECT 'blocked')
+    RETURNING j.queue;
+END
+$$;
+
+DROP INDEX CONCURRENTLY IF EXISTS jobqueue_job_key_started_idx;
+
+UPDATE jobqueue_schema_version SET version = 23;
