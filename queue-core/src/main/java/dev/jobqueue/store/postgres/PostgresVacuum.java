@@ -38,14 +38,14 @@ final class PostgresVacuum {
 	/**
 	 * Dead rows vacuumed between two passes over the indexes: the ready index then holds the entries of at most
 	 * about 2,000 claimed jobs (a job leaves two dead rows), some 21 pages, whatever the table's size. The pass
-	 * reads every index whole, 0.1 s on a table of 1,000,000 finished jobs (docs/performance.md): at most once
-	 * every 2,000 jobs.
+	 * reads every index whole: 54 - 150 ms on a table of 1,000,000 finished jobs, at most once every 2,000 jobs
+	 * (BENCHMARKS.md, "The ready index on a table of finished jobs").
 	 */
 	static final long INDEX_CLEANUP_THRESHOLD = 4_000;
 
 	// PARALLEL 0: a VACUUM of a table whose indexes pass min_parallel_index_scan_size (512 kB, some 15,000 rows)
 	// otherwise starts parallel workers for them at every run, even with nothing to clean: on the table of
-	// 1,000,000 finished jobs that took 0.16 - 0.33 s of each run, against 6 - 17 ms without them.
+	// 1,000,000 finished jobs each run took 70 - 289 ms with them, 3 - 17 ms without.
 	private static final String VACUUM = "VACUUM (SKIP_LOCKED, PARALLEL 0) jobqueue_job";
 
 	private static final String VACUUM_WITH_INDEX_CLEANUP = "VACUUM (SKIP_LOCKED, PARALLEL 0, INDEX_CLEANUP ON) jobqueue_job";
