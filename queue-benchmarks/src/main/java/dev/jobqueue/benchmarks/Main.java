@@ -19,9 +19,10 @@ import java.util.Arrays;
  * and without concurrency keys), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
  * a plain one), {@code bloat} (the claim's index on a table of {@code --finished-jobs} finished jobs after
  * {@code --jobs} more ran, the table left as it is), or {@code all} (everything but the soak, the lateness, the
- * await, the fairness, the keyed drain and the bloat). The PostgreSQL URL defaults to {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a
- * URL runs on a fresh temporary file, where the workloads that drive PostgreSQL statements directly (ceiling,
- * bulk-variants, soak) and the jobqueue-only fairness and keyed drain do not apply.
+ * await, the fairness, the keyed drain and the bloat). The PostgreSQL URL defaults to
+ * {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file,
+ * where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants, soak, bloat) and the
+ * jobqueue-only fairness and keyed drain do not apply.
  */
 public final class Main {
 

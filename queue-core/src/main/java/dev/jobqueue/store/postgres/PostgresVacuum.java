@@ -41,14 +41,15 @@ final class PostgresVacuum {
 	 * reads every index whole: 54 - 150 ms on a table of 1,000,000 finished jobs, at most once every 2,000 jobs
 	 * (BENCHMARKS.md, "The ready index on a table of finished jobs").
 	 */
-	static final long INDEX_CLEANUP_THRESHOLD = 4_000;
+	private static final long INDEX_CLEANUP_THRESHOLD = 4_000;
 
-	// PARALLEL 0: a VACUUM of a table whose indexes pass min_parallel_index_scan_size (512 kB, some 15,000 rows)
+	// PARALLEL 0: a VACUUM of a table whose indexes pass min_parallel_index_scan_size (512 kB, some 20,000 rows)
 	// otherwise starts parallel workers for them at every run, even with nothing to clean: on the table of
 	// 1,000,000 finished jobs each run took 70 - 289 ms with them, 3 - 17 ms without.
 	private static final String VACUUM = "VACUUM (SKIP_LOCKED, PARALLEL 0) jobqueue_job";
 
-	private static final String VACUUM_WITH_INDEX_CLEANUP = "VACUUM (SKIP_LOCKED, PARALLEL 0, INDEX_CLEANUP ON) jobqueue_job";
+	private static final String VACUUM_WITH_INDEX_CLEANUP =
+			"VACUUM (SKIP_LOCKED, PARALLEL 0, INDEX_CLEANUP ON) jobqueue_job";
 
 	private final DataSource dataSource;
 

@@ -9,21 +9,20 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The claim's plan as PostgreSQL ran it: {@code auto_explain} with buffers sends every statement's plan to the
- * session as a notice ({@link StatementNotices} keeps them), under the generic plan the driver settles on.
+ * Statements' plans as PostgreSQL ran them: {@code auto_explain} with buffers sends every statement's plan to
+ * the session as a notice ({@link StatementNotices} keeps them), under the generic plan the driver settles on.
  */
-public final class ClaimPlans {
+public final class ExplainedPlans {
 
 	/** A scan of the ready index, and the first count of buffers after it: its own. */
 	private static final Pattern READY_INDEX_SCAN = Pattern.compile("Index Scan using jobqueue_job_ready_idx[^\\n]*\\n"
 			+ "(?:[^\\n]*\\n)*?\\s*Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
 
-	private ClaimPlans() {
+	private ExplainedPlans() {
 	}
 
-	/** Analyzes the job table, then has the session explain every statement it runs from now on. */
+	/** Has the session explain every statement it runs from now on. */
 	public static void explainEveryStatementWithItsGenericPlan(JdbcClient session) {
-		session.sql("ANALYZE jobqueue_job").update();
 		session.sql("LOAD 'auto_explain'").update();
 		session.sql("SET auto_explain.log_min_duration = 0").update();
 		session.sql("SET auto_explain.log_analyze = on").update();
