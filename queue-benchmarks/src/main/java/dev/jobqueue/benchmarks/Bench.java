@@ -63,6 +63,9 @@ final class Bench {
 		if (workload.equals("keyed-drain")) {
 			new KeyedDrain(report, options.jobs(), options.drainTimeout()).run(database);
 		}
+		if (workload.equals("bloat")) {
+			new Bloat(report, options.finishedJobs(), options.jobs()).run(database);
+		}
 		if (workload.equals("soak")) {
 			new Soak(report, options.soakJobs(), options.soakVacuum()).run(database);
 		}

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * <pre>
  * java -jar queue-benchmarks.jar &lt;workload&gt; [--database postgresql|sqlite] [--url JDBC_URL]
  *     [--systems jobqueue,db-scheduler,JobRunr] [--jobs 20000] [--latency-jobs 200] [--soak-jobs 1000000]
- *     [--drain-timeout-seconds 200] [--soak-vacuum-seconds N] [--flood-jobs 50000] [--out results.tsv]
+ *     [--drain-timeout-seconds 200] [--soak-vacuum-seconds N] [--flood-jobs 50000] [--finished-jobs 1000000]
+ *     [--out results.tsv]
  * java -jar queue-benchmarks.jar summarize run1.tsv run2.tsv run3.tsv
  * </pre>
  * Workloads: {@code enqueue}, {@code bulk}, {@code drain}, {@code latency}, {@code ceiling},
@@ -16,10 +17,12 @@ import java.util.Arrays;
  * {@code --latency-jobs} of each), {@code await} (how soon jobqueue's await returns after a handler returned,
  * {@code --latency-jobs} jobs), {@code fairness} (a small tenant's wait behind a flood of {@code --flood-jobs}, with
  * and without concurrency keys), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
- * a plain one), or {@code all} (everything but the soak, the lateness, the await, the fairness and the keyed
- * drain). The PostgreSQL URL defaults to {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a
- * URL runs on a fresh temporary file, where the workloads that drive PostgreSQL statements directly (ceiling,
- * bulk-variants, soak) and the jobqueue-only fairness and keyed drain do not apply.
+ * a plain one), {@code bloat} (the claim's index on a table of {@code --finished-jobs} finished jobs after
+ * {@code --jobs} more ran, the table left as it is), or {@code all} (everything but the soak, the lateness, the
+ * await, the fairness, the keyed drain and the bloat). The PostgreSQL URL defaults to
+ * {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file,
+ * where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants, soak, bloat) and the
+ * jobqueue-only fairness and keyed drain do not apply.
  */
 public final class Main {
 

@@ -17,20 +17,22 @@ import java.util.Set;
  * @param drainTimeout how long a drain may take before its library is reported as timed out
  * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
  * @param floodJobs how many jobs the large tenant of the fairness workload enqueues
+ * @param finishedJobs how many finished jobs the bloat workload fills the table with
  */
 record Options(String workload, String database, String url, List<String> systems, int jobs, int latencyJobs,
-		int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, Path out) {
+		int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "await", "fairness", "keyed-drain", "all");
+			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite");
 
 	/** Workloads that drive jobqueue's PostgreSQL statements directly, without a library's API. */
-	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak", "fairness", "keyed-drain");
+	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak", "fairness", "keyed-drain",
+			"bloat");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
-			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "out");
+			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "out");
 
 	static Options parse(String[] args) {
 		if (args.length == 0 || !WORKLOADS.contains(args[0])) {
@@ -56,7 +58,8 @@ record Options(String workload, String database, String url, List<String> system
 				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
 						: null,
-				positive(values, "flood-jobs", 50_000), values.containsKey("out") ? Path.of(values.get("out")) : null);
+				positive(values, "flood-jobs", 50_000), positive(values, "finished-jobs", 1_000_000),
+				values.containsKey("out") ? Path.of(values.get("out")) : null);
 	}
 
 	boolean sqlite() {

@@ -68,6 +68,23 @@ class BenchmarkSmokeTest {
 	}
 
 	@Test
+	void theBloatWorkloadRunsTinyAndLeavesItsTableAsItIs() throws Exception {
+		Path out = dir.resolve("bloat.tsv");
+		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
+			run(database, "bloat", "jobqueue", out, "--finished-jobs", "1000");
+
+			assertThat(database.jdbc().sql("SELECT state, count(*) FROM jobqueue_job GROUP BY state ORDER BY state")
+				.query((rs, n) -> rs.getString(1) + " " + rs.getLong(2))
+				.list()).containsExactly("ready " + Bloat.PARKED, "succeeded 1200");
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).extracting(f -> f[2]).containsExactly("ready index pages", "vacuums");
+		assertThat(figures).allSatisfy(f -> assertThat(f[5]).contains("1000 finished").contains("duplicates 0, lost 0"));
+		assertThat(Double.parseDouble(figures.get(0)[3])).isPositive();
+	}
+
+	@Test
 	void theLibraryWorkloadsRunTinyOnAFreshSqliteFile() throws Exception {
 		Path out = dir.resolve("sqlite.tsv");
 		String[] common = { "--database", "sqlite", "--jobs", "200", "--out", out.toString() };

@@ -20,6 +20,7 @@ class OptionsTest {
 		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(200));
 		assertThat(options.soakVacuum()).isNull();
 		assertThat(options.floodJobs()).isEqualTo(50_000);
+		assertThat(options.finishedJobs()).isEqualTo(1_000_000);
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
 
@@ -53,7 +54,7 @@ class PostgresBatchPlanTest {
 			.stream()
 			.map(ClaimedJob::lease)
 			.toList();
-		explainEveryStatementWithItsGenericPlan();
+		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
 		assertThat(store.heartbeat("owner", leases, Duration.ofMinutes(1))).hasSize(BATCH);
 		assertThat(store.completeAll(leases.stream().map(lease -> new Completion(lease, null)).toList())).isEmpty();
@@ -68,7 +69,7 @@ class PostgresBatchPlanTest {
 	@Test
 	void aBulkEnqueueOf500KeyedJobsJoinsEachJobOnce() {
 		postgres.database().reset();
-		explainEveryStatementWithItsGenericPlan();
+		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
 		List<EnqueueResult> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
 
@@ -88,7 +89,7 @@ class PostgresBatchPlanTest {
 		postgres.database().reset();
 		List<String> keys = IntStream.range(0, BATCH).mapToObj(i -> "key-" + i).toList();
 		store.enqueueAll(IntStream.range(0, 20 * BATCH).mapToObj(i -> waitingJob(keys.get(i % BATCH))).toList());
-		explainEveryStatementWithItsGenericPlan();
+		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 		jdbc.sql("SET auto_explain.log_nested_statements = on").update();
 
 		assertThat(store.promote(keys)).containsExactly("default");
@@ -99,14 +100,6 @@ class PostgresBatchPlanTest {
 				.doesNotContain("jobqueue_job_blocked_idx on jobqueue_job j"));
 		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'ready'").query(Long.class).single())
 			.isEqualTo(BATCH);
-	}
-
-	private void explainEveryStatementWithItsGenericPlan() {
-		jdbc.sql("LOAD 'auto_explain'").update();
-		jdbc.sql("SET auto_explain.log_min_duration = 0").update();
-		jdbc.sql("SET auto_explain.log_analyze = on").update();
-		jdbc.sql("SET auto_explain.log_level = notice").update();
-		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
 	}
 
 	private static long rowsRemovedByJoinFilters(String plan) {

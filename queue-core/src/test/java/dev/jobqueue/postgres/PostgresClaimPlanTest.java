@@ -18,6 +18,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
 
@@ -35,10 +36,6 @@ class PostgresClaimPlanTest {
 
 	@RegisterExtension
 	static final OnePostgresSession postgres = new OnePostgresSession();
-
-	/** A scan of the ready index, and the first count of buffers after it: its own. */
-	private static final Pattern READY_INDEX_SCAN = Pattern.compile("Index Scan using jobqueue_job_ready_idx[^\\n]*\\n"
-			+ "(?:[^\\n]*\\n)*?\\s*Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
 
 	private static final Pattern PRIORITIES_READ = Pattern
 		.compile("Values Scan on \"\\*VALUES\\*\"[^\\n]*\\(actual time=[^)]* rows=(\\d+) loops=1\\)");
@@ -59,17 +56,17 @@ class PostgresClaimPlanTest {
 
 	@AfterEach
 	void explainNoMore() {
-		jdbc.sql("SET auto_explain.log_min_duration = -1").update();
-		jdbc.sql("RESET plan_cache_mode").update();
+		ExplainedPlans.explainNoMore(jdbc);
 	}
 
 	@Test
 	void anIdleClaimReadsAFewPagesOfTheReadyIndexWhateverTheFutureJobsAhead() {
-		explainEveryStatementWithItsGenericPlan();
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
 		assertThat(store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
 
-		assertThat(readyIndexPagesRead(claimPlan())).isLessThanOrEqualTo(60);
+		assertThat(ExplainedPlans.readyIndexPagesRead(ExplainedPlans.claimPlan(notices))).isLessThanOrEqualTo(60);
 	}
 
 	@Test
@@ -79,45 +76,19 @@ class PostgresClaimPlanTest {
 			.map(EnqueueResult::id)
 			.toList();
 		store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(7, Duration.ZERO)).toList());
-		explainEveryStatementWithItsGenericPlan();
+		jdbc.sql("ANALYZE jobqueue_job").update();
+		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
 		List<ClaimedJob> claimed = store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1));
 
 		// Claim order: the first 32 of priority 6, enqueued together and so due together, by id.
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyElementsOf(dueAtSix.subList(0, 32));
-		String plan = claimPlan();
-		assertThat(readyIndexPagesRead(plan)).isLessThanOrEqualTo(150);
+		String plan = ExplainedPlans.claimPlan(notices);
+		assertThat(ExplainedPlans.readyIndexPagesRead(plan)).isLessThanOrEqualTo(150);
 		// Priorities 0 to 6 looked at, then no more: the claim stopped pulling, and locking, once it had 32.
 		Matcher priorities = PRIORITIES_READ.matcher(plan);
 		assertThat(priorities.find()).as(plan).isTrue();
 		assertThat(priorities.group(1)).isEqualTo("7");
-	}
-
-	private String claimPlan() {
-		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("lease_owner")).toList();
-		assertThat(plans).hasSize(1);
-		return plans.get(0);
-	}
-
-	/** The pages of the ready index that the claim's scans of it read, summed over them. */
-	private static long readyIndexPagesRead(String plan) {
-		long pages = 0;
-		Matcher scan = READY_INDEX_SCAN.matcher(plan);
-		while (scan.find()) {
-			pages += Long.parseLong(scan.group(1)) + (scan.group(2) == null ? 0 : Long.parseLong(scan.group(2)));
-		}
-		assertThat(pages).as(plan).isPositive();
-		return pages;
-	}
-
-	private void explainEveryStatementWithItsGenericPlan() {
-		jdbc.sql("ANALYZE jobqueue_job").update();
-		jdbc.sql("LOAD 'auto_explain'").update();
-		jdbc.sql("SET auto_explain.log_min_duration = 0").update();
-		jdbc.sql("SET auto_explain.log_analyze = on").update();
-		jdbc.sql("SET auto_explain.log_buffers = on").update();
-		jdbc.sql("SET auto_explain.log_level = notice").update();
-		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
 	}
 
 	private static NewJob job(int priority, Duration delay) {

@@ -19,6 +19,14 @@ import dev.jobqueue.store.SqlFailures;
  * completion update the row), and the claimed ones stay at the front of the ready index, where every
  * claim steps over them until a VACUUM takes them out: btree pages that get no inserts are never
  * cleaned otherwise, and autovacuum's defaults wait for a fifth of the table, or may be off.
+ *
+ * <p>Taking them out of the indexes is a pass over every index of the table, the large ones over the
+ * finished rows included. PostgreSQL 14 and later skip that pass when fewer than 2 % of the table's pages
+ * hold dead rows ({@code INDEX_CLEANUP AUTO}: "index scan bypassed"), which on a table keeping a day of
+ * finished jobs is nearly always: the ready index then kept the entries of every job claimed since the
+ * last pass, as many as 2 % of the table's rows. So every {@link #INDEX_CLEANUP_THRESHOLD} dead rows that
+ * this node vacuumed, the VACUUM asks for the pass ({@code INDEX_CLEANUP ON}); in between it leaves it to
+ * PostgreSQL. docs/architecture.md (Decisions) has the alternatives measured.
  */
 final class PostgresVacuum {
 
@@ -27,7 +35,21 @@ final class PostgresVacuum {
 	/** PostgreSQL's SQLSTATE for "lock not available", with which SKIP_LOCKED says it skipped the table. */
 	private static final String LOCK_NOT_AVAILABLE = "55P03";
 
-	private static final String VACUUM = "VACUUM (SKIP_LOCKED) jobqueue_job";
+	/**
+	 * Dead rows vacuumed between two passes over the indexes: the ready index then holds the entries of at most
+	 * about 2,000 claimed jobs (a job leaves two dead rows), some 21 pages, whatever the table's size. The pass
+	 * reads every index whole: 54 - 150 ms on a table of 1,000,000 finished jobs, at most once every 2,000 jobs
+	 * (BENCHMARKS.md, "The ready index on a table of finished jobs").
+	 */
+	private static final long INDEX_CLEANUP_THRESHOLD = 4_000;
+
+	// PARALLEL 0: a VACUUM of a table whose indexes pass min_parallel_index_scan_size (512 kB, some 20,000 rows)
+	// otherwise starts parallel workers for them at every run, even with nothing to clean: on the table of
+	// 1,000,000 finished jobs each run took 70 - 289 ms with them, 3 - 17 ms without.
+	private static final String VACUUM = "VACUUM (SKIP_LOCKED, PARALLEL 0) jobqueue_job";
+
+	private static final String VACUUM_WITH_INDEX_CLEANUP =
+			"VACUUM (SKIP_LOCKED, PARALLEL 0, INDEX_CLEANUP ON) jobqueue_job";
 
 	private final DataSource dataSource;
 
@@ -36,13 +58,31 @@ final class PostgresVacuum {
 	/** Whether this database user may vacuum the table; null until asked, which happens once. */
 	private Boolean permitted;
 
+	/**
+	 * The dead rows this node's vacuums found since its last pass over the indexes. Other nodes' vacuums are not
+	 * counted: with several nodes the ready index may hold each node's share until that node's next pass.
+	 */
+	private long deadRowsSinceIndexCleanup;
+
 	PostgresVacuum(DataSource dataSource) {
 		this.dataSource = dataSource;
 		this.jdbc = JdbcClient.create(dataSource);
 	}
 
-	boolean vacuumIfBloated(long deadRowThreshold) {
-		return permitted() && deadRows() >= deadRowThreshold && vacuum();
+	synchronized boolean vacuumIfBloated(long deadRowThreshold) {
+		if (!permitted()) {
+			return false;
+		}
+		long deadRows = deadRows();
+		if (deadRows < deadRowThreshold) {
+			return false;
+		}
+		boolean cleanIndexes = deadRowsSinceIndexCleanup + deadRows >= INDEX_CLEANUP_THRESHOLD;
+		if (!vacuum(cleanIndexes ? VACUUM_WITH_INDEX_CLEANUP : VACUUM)) {
+			return false;
+		}
+		deadRowsSinceIndexCleanup = cleanIndexes ? 0 : deadRowsSinceIndexCleanup + deadRows;
+		return true;
 	}
 
 	/**
@@ -97,7 +137,7 @@ final class PostgresVacuum {
 	 * makes it give up at once when another VACUUM (autovacuum's, or another node's) holds the table,
 	 * instead of queueing behind it with every node doing the same.
 	 */
-	private boolean vacuum() {
+	private boolean vacuum(String vacuum) {
 		try (Connection connection = dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			connection.setAutoCommit(true);
@@ -105,7 +145,7 @@ final class PostgresVacuum {
 			// for its short statements. The pool puts the connection's own timeout back when it is returned.
 			connection.setNetworkTimeout(Runnable::run, 0);
 			try (Statement statement = connection.createStatement()) {
-				statement.execute(VACUUM);
+				statement.execute(vacuum);
 				return !skipped(statement.getWarnings());
 			}
 			finally {
@@ -113,7 +153,7 @@ final class PostgresVacuum {
 			}
 		}
 		catch (SQLException ex) {
-			throw SqlFailures.translate(new SQLStateSQLExceptionTranslator(), "VACUUM", VACUUM, ex);
+			throw SqlFailures.translate(new SQLStateSQLExceptionTranslator(), "VACUUM", vacuum, ex);
 		}
 	}
 
