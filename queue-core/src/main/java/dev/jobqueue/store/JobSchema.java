@@ -1,5 +1,6 @@
 package dev.jobqueue.store;
 
+import java.util.Map;
 import java.util.OptionalInt;
 
 import javax.sql.DataSource;
@@ -39,6 +40,10 @@ public final class JobSchema {
 			// The application's schema may already hold its own tables; ours go beside them.
 			.baselineOnMigrate(true)
 			.baselineVersion("0")
+			// By default Flyway holds its PostgreSQL lock in a transaction of its own for the whole run, and a
+			// migration that builds an index CONCURRENTLY waits for every open transaction: for Flyway's, for ever.
+			// The session's advisory lock instead holds nothing a concurrent index build waits for.
+			.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
 			.load();
 	}
 
