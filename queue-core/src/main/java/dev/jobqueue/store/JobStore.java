@@ -146,6 +146,17 @@ public interface JobStore {
 	 */
 	boolean vacuumIfBloated(long deadRowThreshold);
 
+	/**
+	 * Takes the maintenance lease for {@code owner} when no one holds it or its holder's expired, or renews it
+	 * when {@code owner} holds it, to expire {@code lease} from now by the database's clock; returns whether
+	 * {@code owner} holds it now. One statement, in a transaction of its own where the caller is in none: at
+	 * most one owner holds it at a time, by the database's clock.
+	 */
+	boolean holdMaintenance(String owner, Duration lease);
+
+	/** Gives the maintenance lease up, if {@code owner} holds it, so that another owner takes it at once. */
+	void releaseMaintenance(String owner);
+
 	/** Every schedule's row, by name: the schedules of every node that ever declared one. */
 	List<ScheduleState> schedules();
 
