@@ -96,7 +96,7 @@ final class MaintenanceLease {
 		}
 		catch (RuntimeException ex) {
 			log.warn("Could not release the maintenance lease of {}; another node takes it once it expires, "
-					+ "within {}", owner, length, ex);
+					+ "within {} ms", owner, length.toMillis(), ex);
 		}
 		report();
 	}
@@ -108,8 +108,8 @@ final class MaintenanceLease {
 		}
 		reported = holds;
 		if (holds) {
-			log.info("jobqueue runtime {} is now the maintenance node (reaper, pruner, vacuum); lease {}", owner,
-					length);
+			log.info("jobqueue runtime {} is now the maintenance node (reaper, pruner, vacuum); lease {} ms", owner,
+					length.toMillis());
 		}
 		else {
 			log.info("jobqueue runtime {} is no longer the maintenance node", owner);
