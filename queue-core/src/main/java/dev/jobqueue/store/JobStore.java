@@ -127,8 +127,8 @@ public interface JobStore {
 	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
 	 * "lease expired on (owner)" as their last error and on their error history. An attempt counts once
 	 * the worker confirmed its claim ({@link #heartbeat}); a lease that expires unconfirmed gives its
-	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Safe to run on every node at
-	 * once. Returns how many were reaped.
+	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Run by the maintenance node, and safe
+	 * on several nodes at once, as while the maintenance lease changes hands. Returns how many were reaped.
 	 */
 	int reapExpired(int limit);
 
