@@ -26,6 +26,13 @@ public interface JobListener {
 	default void onReaped(int count) {
 	}
 
+	/**
+	 * This node became ({@code true}) or stopped being ({@code false}) the one node that runs maintenance: the
+	 * reaper, the pruner, the vacuum and the sweep of concurrency keys.
+	 */
+	default void onMaintaining(boolean maintaining) {
+	}
+
 	/** A schedule enqueued {@code jobs} job(s) on this node, one per fire time (catch-ups included). */
 	default void onScheduleFired(String schedule, int jobs) {
 	}

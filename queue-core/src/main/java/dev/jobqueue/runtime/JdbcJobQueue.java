@@ -83,7 +83,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.listener = listener;
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
-		this.promoter = new KeyPromoter(store, wakeup, null);
+		this.promoter = new KeyPromoter(store, wakeup);
 		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
 	}
 

@@ -26,8 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat, the
- * watchdog, the reaper, the pruner, the vacuumer and the scheduler of recurring jobs, each on threads the
- * runtime owns. {@link #stop()}
+ * watchdog and the scheduler of recurring jobs, and, while this node holds the maintenance lease, the
+ * reaper, the pruner and the vacuumer ({@link Maintenance}), each on threads the runtime owns. {@link #stop()}
  * is graceful and never hands over a job whose handler still runs: see {@link #stop()}.
  */
 public final class JobRuntime {
@@ -62,14 +62,8 @@ public final class JobRuntime {
 
 	private final Heartbeater heartbeater;
 
-	private final Reaper reaper;
-
 	/** A new one at each start, closed at each stop: a closed promoter stays closed. */
 	private volatile KeyPromoter promoter;
-
-	private final Pruner pruner;
-
-	private final Vacuumer vacuumer;
 
 	private final Watchdog watchdog;
 
@@ -84,7 +78,8 @@ public final class JobRuntime {
 
 	private final RoleLiveness liveness = new RoleLiveness(Clock.systemUTC(), this::stopAfterFatalError);
 
-	private ScheduledExecutorService maintenance;
+	/** A new one at each start, stopped at each stop, read by {@link #maintaining()} on any thread. */
+	private volatile Maintenance maintenance;
 
 	/** The heartbeat and the watchdog: they outlive a stop while handlers that ignored it still run. */
 	private ScheduledExecutorService leaseKeeping;
@@ -119,9 +114,6 @@ public final class JobRuntime {
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, failures,
 				completions, this::slotFreed);
 		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
-		this.reaper = new Reaper(ownStore, listener);
-		this.pruner = new Pruner(ownStore, settings.finishedRetention(), settings.deadRetention());
-		this.vacuumer = new Vacuumer(ownStore);
 		this.watchdog = new Watchdog(inFlight);
 	}
 
@@ -159,15 +151,11 @@ public final class JobRuntime {
 		settings.queues().forEach(this::startQueue);
 		wakeupSources.forEach(source -> source.start(this::wake));
 		startLeaseKeeping();
-		promoter = new KeyPromoter(ownStore, this::wake, settings.pollInterval());
+		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness);
+		maintenance.start();
+		// Its sweep is maintenance too; the promotions that follow this node's own writes are not.
+		promoter = new KeyPromoter(ownStore, this::wake, settings.pollInterval(), maintenance::held);
 		promoter.start();
-		// One thread per task: a long VACUUM or prune must not hold up another.
-		maintenance = Executors.newScheduledThreadPool(3, new NamedThreads("jobqueue-maintenance"));
-		schedule(maintenance, reaper::runOnce, "reaper", settings.reaperInterval());
-		schedule(maintenance, pruner::runOnce, "pruner", settings.pruneInterval());
-		if (!settings.vacuumInterval().isZero()) {
-			schedule(maintenance, vacuumer::runOnce, "vacuum", settings.vacuumInterval());
-		}
 		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
 	}
@@ -216,18 +204,9 @@ public final class JobRuntime {
 		}
 		leaseKeeping = Executors.newScheduledThreadPool(2, new NamedThreads("jobqueue-leases"));
 		liveness.watch(HEARTBEAT, settings.heartbeatInterval(), settings.lease());
-		schedule(leaseKeeping, heartbeater::runOnce, HEARTBEAT, settings.heartbeatInterval());
-		schedule(leaseKeeping, watchdog::runOnce, "watchdog",
+		liveness.every(leaseKeeping, HEARTBEAT, heartbeater::runOnce, settings.heartbeatInterval());
+		liveness.every(leaseKeeping, "watchdog", watchdog::runOnce,
 				Watchdog.period(settings.lease(), settings.heartbeatInterval()));
-	}
-
-	/**
-	 * A task that throws is never run again by its executor, so every pass is guarded: whatever it throws
-	 * is logged and the task runs again at its next interval.
-	 */
-	private void schedule(ScheduledExecutorService executor, Runnable task, String name, Duration interval) {
-		executor.scheduleWithFixedDelay(() -> liveness.pass(name, task, interval), interval.toMillis(),
-				interval.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -264,6 +243,15 @@ public final class JobRuntime {
 	}
 
 	/**
+	 * Whether this node is, as far as it can tell, the one that runs the reaper, the pruner and the vacuum
+	 * for the whole cluster (it holds the maintenance lease); false once stopped.
+	 */
+	public boolean maintaining() {
+		Maintenance current = maintenance;
+		return running && current != null && current.held();
+	}
+
+	/**
 	 * Stops claiming, waits up to the shutdown timeout for running jobs, then interrupts those still
 	 * running and waits up to the shutdown grace for their handlers to exit. Each handler that exits is
 	 * released by its own thread (see {@link JobRunner}); those that ignore the interrupt keep their
@@ -289,7 +277,7 @@ public final class JobRuntime {
 		// Written before the leases stop being renewed: a finished job must not be handed out again.
 		completions.stop();
 		promoter.close();
-		maintenance.shutdownNow();
+		maintenance.stop();
 		retireLeaseKeepingWhenIdle();
 		pollers.clear();
 		workerPools.clear();
@@ -326,7 +314,7 @@ public final class JobRuntime {
 		};
 		retire.run();
 		if (!executor.isShutdown()) {
-			schedule(executor, retire, "lease keeping", settings.heartbeatInterval());
+			liveness.every(executor, "lease keeping", retire, settings.heartbeatInterval());
 		}
 	}
 

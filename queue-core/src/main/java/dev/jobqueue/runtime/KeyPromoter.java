@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -19,8 +20,8 @@ import dev.jobqueue.store.JobStore;
  * caller's thread could not open while its own transaction still holds its connection (a pool of one would
  * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
  * one together. With a sweep interval, whenever that long passes without a request, it also sweeps
- * ({@link JobStore#promoteWaiting}) for slots no promotion followed. A failed promotion is logged; the sweep
- * of a worker node takes it up.
+ * ({@link JobStore#promoteWaiting}) for slots no promotion followed, while it is the node that maintains: one
+ * node's sweep serves the cluster. A failed promotion is logged; the sweep of the maintaining node takes it up.
  */
 public final class KeyPromoter implements AutoCloseable {
 
@@ -35,6 +36,8 @@ public final class KeyPromoter implements AutoCloseable {
 
 	private final Duration sweepInterval;
 
+	private final BooleanSupplier maintaining;
+
 	private final Set<String> pending = new LinkedHashSet<>();
 
 	private Thread thread;
@@ -44,11 +47,18 @@ public final class KeyPromoter implements AutoCloseable {
 	/**
 	 * @param wakeup told each queue a promotion made jobs ready in
 	 * @param sweepInterval how often to sweep, or {@code null} never to
+	 * @param maintaining whether this node is the one that sweeps, asked at each sweep interval
 	 */
-	public KeyPromoter(JobStore store, Consumer<String> wakeup, Duration sweepInterval) {
+	public KeyPromoter(JobStore store, Consumer<String> wakeup, Duration sweepInterval, BooleanSupplier maintaining) {
 		this.store = store;
 		this.wakeup = wakeup;
 		this.sweepInterval = sweepInterval;
+		this.maintaining = maintaining;
+	}
+
+	/** A promoter that never sweeps: for a node without workers, whose enqueues only promote their own keys. */
+	public KeyPromoter(JobStore store, Consumer<String> wakeup) {
+		this(store, wakeup, null, () -> false);
 	}
 
 	/** Promotes these keys once the transaction under way commits, or soon when none is. Nulls are skipped. */
@@ -71,7 +81,7 @@ public final class KeyPromoter implements AutoCloseable {
 		}
 	}
 
-	/** Starts the thread, which sweeps at once and then every sweep interval. */
+	/** Starts the thread, which sweeps at once and then every sweep interval, while maintaining. */
 	public synchronized void start() {
 		if (thread == null && !closed) {
 			thread = new NamedThreads("jobqueue-key-promoter").newThread(this::loop);
@@ -96,7 +106,7 @@ public final class KeyPromoter implements AutoCloseable {
 		boolean sweepDue = sweepInterval != null;
 		while (true) {
 			try {
-				if (sweepDue) {
+				if (sweepDue && maintaining.getAsBoolean()) {
 					sweep();
 				}
 				Set<String> keys = next();

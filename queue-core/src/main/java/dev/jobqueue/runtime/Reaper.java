@@ -8,7 +8,8 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * Gives back jobs whose worker stopped heartbeating (crashed, paused, cut off): back to ready, or dead
- * when that was their last attempt. Runs on every node; the store makes concurrent reapers safe.
+ * when that was their last attempt. Runs on the node that holds the maintenance lease; the store makes
+ * concurrent reapers safe all the same, for the moment a lease changes hands.
  */
 final class Reaper {
 

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +75,16 @@ public final class RoleLiveness {
 			log.warn("jobqueue {} failed; it runs again in {}", role, retryIn, ex);
 		}
 		return false;
+	}
+
+	/**
+	 * Runs {@code pass} of {@code role} on {@code executor} every {@code interval}, each through {@link #pass}: a
+	 * task that throws is never run again by its executor, so whatever a pass throws is logged and the role
+	 * runs again at its next interval.
+	 */
+	void every(ScheduledExecutorService executor, String role, Runnable pass, Duration interval) {
+		executor.scheduleWithFixedDelay(() -> pass(role, pass, interval), interval.toMillis(), interval.toMillis(),
+				TimeUnit.MILLISECONDS);
 	}
 
 	/** A role met an error after which the JVM is not usable: recorded for health, and the runtime stopped. */

@@ -5,7 +5,8 @@ import dev.jobqueue.store.JobStore;
 /**
  * Keeps the job table vacuumed where the database leaves dead row versions behind (PostgreSQL): every
  * claim steps over the dead entries at the front of the ready index, so without this the queue slows
- * down as it works. Runs on every node; the store's VACUUM skips the table while another one holds it.
+ * down as it works. Runs on the node that holds the maintenance lease; the store's VACUUM skips the table
+ * while another one holds it, for the moment a lease changes hands.
  */
 final class Vacuumer {
 

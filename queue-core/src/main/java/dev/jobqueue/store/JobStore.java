@@ -127,8 +127,8 @@ public interface JobStore {
 	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
 	 * "lease expired on (owner)" as their last error and on their error history. An attempt counts once
 	 * the worker confirmed its claim ({@link #heartbeat}); a lease that expires unconfirmed gives its
-	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Safe to run on every node at
-	 * once. Returns how many were reaped.
+	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Run by the maintenance node, and safe
+	 * on several nodes at once, as while the maintenance lease changes hands. Returns how many were reaped.
 	 */
 	int reapExpired(int limit);
 
@@ -145,6 +145,17 @@ public interface JobStore {
 	 * in a warning). Returns whether the table was vacuumed.
 	 */
 	boolean vacuumIfBloated(long deadRowThreshold);
+
+	/**
+	 * Takes the maintenance lease for {@code owner} when no one holds it or its holder's expired, or renews it
+	 * when {@code owner} holds it, to expire {@code lease} from now by the database's clock; returns whether
+	 * {@code owner} holds it now. One statement, in a transaction of its own where the caller is in none: at
+	 * most one owner holds it at a time, by the database's clock.
+	 */
+	boolean holdMaintenance(String owner, Duration lease);
+
+	/** Gives the maintenance lease up, if {@code owner} holds it, so that another owner takes it at once. */
+	void releaseMaintenance(String owner);
 
 	/** Every schedule's row, by name: the schedules of every node that ever declared one. */
 	List<ScheduleState> schedules();

@@ -27,7 +27,10 @@ import dev.jobqueue.support.WorkerProcesses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Two worker JVMs drain a queue; one is killed with SIGKILL half-way. Nothing is lost or overlapped. */
+/**
+ * Two worker JVMs drain a queue; one, the maintenance node, is killed with SIGKILL half-way. Nothing is lost or
+ * overlapped: the survivor takes the maintenance over and reaps the jobs the victim held.
+ */
 class PostgresCrashTest {
 
 	private static final int JOBS = 2_000;
@@ -63,6 +66,8 @@ class PostgresCrashTest {
 		try (WorkerProcesses workers = new WorkerProcesses()) {
 			Process victim = workers.start(WorkerProcess.class, "victim", database.jdbcUrl(), "victim",
 					String.valueOf(LEASE_MILLIS));
+			// Started first, the victim holds the maintenance lease: the survivor must take it to reap.
+			await().atMost(Duration.ofMinutes(1)).until(() -> maintainer(jdbc).startsWith(victim.pid() + "@"));
 			workers.start(WorkerProcess.class, "survivor", database.jdbcUrl(), "survivor",
 					String.valueOf(LEASE_MILLIS));
 			await().atMost(Duration.ofMinutes(1)).until(() -> succeeded() >= JOBS / 4);
@@ -77,6 +82,7 @@ class PostgresCrashTest {
 			assertThat(overlappingExecutions(jdbc, killedAt)).isEmpty();
 			assertThat(inFlightOnVictim(jdbc)).as("executions cut short by the kill, run again by the survivor")
 				.isPositive();
+			assertThat(maintainer(jdbc)).as("the maintenance lease, taken over").doesNotStartWith(victim.pid() + "@");
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM test_execution").query(Long.class).single())
 				.isEqualTo(JOBS);
 		}
@@ -106,6 +112,11 @@ class PostgresCrashTest {
 		if (exit != 0) {
 			throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + exit);
 		}
+	}
+
+	/** The owner that holds the maintenance lease, its process id first; empty when none does. */
+	private static String maintainer(JdbcClient jdbc) {
+		return jdbc.sql("SELECT holder FROM jobqueue_maintenance").query(String.class).optional().orElse("");
 	}
 
 	private static long inFlightOnVictim(JdbcClient jdbc) {

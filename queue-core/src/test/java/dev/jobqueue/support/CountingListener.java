@@ -19,6 +19,8 @@ public final class CountingListener implements JobListener {
 
 	private final AtomicInteger enqueued = new AtomicInteger();
 
+	private volatile boolean maintaining;
+
 	@Override
 	public void onEnqueued(String queue, String kind) {
 		enqueued.incrementAndGet();
@@ -32,6 +34,16 @@ public final class CountingListener implements JobListener {
 	@Override
 	public void onReaped(int count) {
 		reaped.addAndGet(count);
+	}
+
+	@Override
+	public void onMaintaining(boolean maintaining) {
+		this.maintaining = maintaining;
+	}
+
+	/** What the runtime last reported: whether it is the node that maintains. */
+	public boolean maintaining() {
+		return maintaining;
 	}
 
 	public int count(Outcome outcome) {

@@ -74,6 +74,7 @@ public final class SqliteTestDatabase implements TestDatabase {
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
+		jdbc.sql("DELETE FROM jobqueue_maintenance").update();
 	}
 
 	@Override

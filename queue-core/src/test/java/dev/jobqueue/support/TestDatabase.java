@@ -14,7 +14,10 @@ public interface TestDatabase extends AutoCloseable {
 
 	JobStore store();
 
-	/** Deletes every job, schedule and pause, so that each test starts from an empty queue, and lifts {@link #refusePoison()}. */
+	/**
+	 * Deletes every job, schedule, pause and maintenance lease, so that each test starts from an empty queue, and
+	 * lifts {@link #refusePoison()}.
+	 */
 	void reset();
 
 	/**

@@ -55,4 +55,9 @@ final class JobListeners implements JobListener {
 	public void onReaped(int count) {
 		listeners.forEach(listener -> listener.onReaped(count));
 	}
+
+	@Override
+	public void onMaintaining(boolean maintaining) {
+		listeners.forEach(listener -> listener.onMaintaining(maintaining));
+	}
 }

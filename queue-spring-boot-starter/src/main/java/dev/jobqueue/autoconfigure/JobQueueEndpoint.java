@@ -80,13 +80,14 @@ public final class JobQueueEndpoint {
 
 	/**
 	 * Every queue in the database with its job count per state (zeros included), at most
-	 * {@link #OVERVIEW_CACHE} old, this node's worker, and the paused queues and kinds, read at every request
-	 * (a small table): an operator who just paused one sees it at once.
+	 * {@link #OVERVIEW_CACHE} old, this node's worker and whether it maintains, and the paused queues and
+	 * kinds, read at every request (a small table): an operator who just paused one sees it at once.
 	 */
 	@ReadOperation
 	public Overview overview() {
 		JobRuntime workers = runtime.getIfAvailable();
-		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null, counts.get(),
+		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null,
+				workers != null && workers.maintaining(), counts.get(),
 				queue.pausedQueues(), queue.pausedKinds(), schedules());
 	}
 
@@ -225,12 +226,14 @@ public final class JobQueueEndpoint {
 	/**
 	 * @param database the queue's database ({@code postgresql}, {@code sqlite})
 	 * @param worker the lease owner name of this node's workers, {@code null} on an enqueue-only node
+	 * @param maintainer whether this node runs the reaper, pruner and vacuum for every node (it holds the
+	 * maintenance lease)
 	 * @param queues job counts per queue and state, for the whole database
 	 * @param pausedQueues the paused queues, each with when it was paused
 	 * @param pausedKinds the paused kinds, each with when it was paused
 	 * @param schedules every recurring job in the database, by name
 	 */
-	public record Overview(String database, String worker, Map<String, Map<JobState, Long>> queues,
+	public record Overview(String database, String worker, boolean maintainer, Map<String, Map<JobState, Long>> queues,
 			Map<String, Instant> pausedQueues, Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
 	}
 

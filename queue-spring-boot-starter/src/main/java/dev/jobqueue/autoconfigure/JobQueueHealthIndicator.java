@@ -59,6 +59,7 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		builder.withDetail("worker", workers.owner());
+		builder.withDetail("maintainer", workers.maintaining());
 		List<RoleLiveness.Overdue> overdue = liveness.overdue();
 		if (overdue.isEmpty()) {
 			builder.up();

@@ -1,27 +1,35 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * The queue's events as Micrometer meters: jobs enqueued and completed (by queue, kind and outcome), how
- * long they waited past their due time and how long they ran, jobs the reaper gave back, and the fires and
- * misfires of schedules.
+ * long they waited past their due time and how long they ran, jobs the reaper gave back, the fires and
+ * misfires of schedules, and whether this node is the one that runs maintenance.
  */
 final class MicrometerJobListener implements JobListener {
 
 	private final MeterRegistry registry;
+
+	private final AtomicInteger maintaining = new AtomicInteger();
 
 	MicrometerJobListener(MeterRegistry registry) {
 		this.registry = registry;
 		// Every other meter is tagged by queue and kind, known at the first event; this one has no tags and
 		// is there from startup, at 0, so that a dashboard or alert on it finds it before the first reap.
 		reaped();
+		Gauge.builder("jobqueue.maintainer", maintaining, AtomicInteger::get)
+			.description("1 while this node holds the maintenance lease and runs the reaper, pruner and vacuum for "
+					+ "every node, 0 otherwise")
+			.register(registry);
 	}
 
 	@Override
@@ -77,6 +85,11 @@ final class MicrometerJobListener implements JobListener {
 	@Override
 	public void onReaped(int count) {
 		reaped().increment(count);
+	}
+
+	@Override
+	public void onMaintaining(boolean maintaining) {
+		this.maintaining.set(maintaining ? 1 : 0);
 	}
 
 	private Counter reaped() {

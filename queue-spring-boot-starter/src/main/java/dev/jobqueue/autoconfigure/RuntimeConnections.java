@@ -55,9 +55,12 @@ final class RuntimeConnections implements AutoCloseable {
 		return owned == null ? store : dialect.store(dataSource, notify, statementTimeout(settings));
 	}
 
-	/** Pollers, heartbeat, completion batcher, reaper, pruner, vacuum, notification listener. */
+	/**
+	 * Pollers, heartbeat, completion batcher, notification listener, and the maintenance lease with the reaper,
+	 * pruner and vacuum it lets run, on the node that holds it.
+	 */
 	static int ownPoolSize(RuntimeSettings settings) {
-		return settings.queues().size() + 6;
+		return settings.queues().size() + 7;
 	}
 
 	/**

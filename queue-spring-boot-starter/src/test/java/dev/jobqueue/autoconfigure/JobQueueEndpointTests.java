@@ -46,6 +46,7 @@ class JobQueueEndpointTests {
 				JobQueueEndpoint.Overview overview = endpoint.overview();
 				assertThat(overview.database()).isEqualTo("postgresql");
 				assertThat(overview.worker()).isNull();
+				assertThat(overview.maintainer()).isFalse();
 				assertThat(overview.queues()).containsOnlyKeys("default", "reports");
 				assertThat(overview.queues().get("default")).containsEntry(JobState.ready, 1L)
 					.containsEntry(JobState.dead, 1L)
@@ -86,6 +87,18 @@ class JobQueueEndpointTests {
 				assertThatExceptionOfType(InvalidEndpointRequestException.class)
 					.isThrownBy(() -> endpoint.job(id, "payload,secrets"))
 					.withMessageContaining("'secrets'");
+			});
+	}
+
+	@Test
+	void onAWorkerNodeTheOverviewNamesItsWorkerAndWhetherItMaintains() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_maintainer"),
+				"management.endpoints.web.exposure.include=jobqueue", "jobqueue.worker.enabled=true")
+			.run(context -> {
+				JobQueueEndpoint.Overview overview = context.getBean(JobQueueEndpoint.class).overview();
+
+				assertThat(overview.worker()).isEqualTo(context.getBean(JobRuntime.class).owner());
+				assertThat(overview.maintainer()).as("the only node, so the holder of the maintenance lease").isTrue();
 			});
 	}
 

@@ -80,6 +80,24 @@ class JobQueueHealthIndicatorTests {
 	}
 
 	@Test
+	void theNodeThatMaintainsSaysSo() {
+		start();
+
+		assertThat(health().getStatus()).isEqualTo(Status.UP);
+		assertThat(health().getDetails()).containsEntry("maintainer", true);
+	}
+
+	@Test
+	void aNodeThatDoesNotHoldTheMaintenanceLeaseStaysUpAndSaysItDoesNotMaintain() {
+		database.store().holdMaintenance("another node", Duration.ofMinutes(1));
+		start();
+
+		// Longer than half the lease, after which a watched role that did not pass would be overdue.
+		await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+		assertThat(health().getDetails()).containsEntry("maintainer", false);
+	}
+
+	@Test
 	void claimsThatKeepFailingTurnHealthDownNamingTheQueue() {
 		start();
 		faults.failNext("claim", Integer.MAX_VALUE);

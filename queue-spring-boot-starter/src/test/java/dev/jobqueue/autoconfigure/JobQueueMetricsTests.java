@@ -55,6 +55,18 @@ class JobQueueMetricsTests {
 	}
 
 	@Test
+	void theMaintainerGaugeIsZeroFromStartupAndOneWhileThisNodeMaintains() {
+		MicrometerJobListener listener = new MicrometerJobListener(registry);
+		assertThat(registry.get("jobqueue.maintainer").gauge().value()).isZero();
+
+		listener.onMaintaining(true);
+		assertThat(registry.get("jobqueue.maintainer").gauge().value()).isOne();
+
+		listener.onMaintaining(false);
+		assertThat(registry.get("jobqueue.maintainer").gauge().value()).isZero();
+	}
+
+	@Test
 	void theListenerCountsFiresAndMisfiresBySchedule() {
 		MicrometerJobListener listener = new MicrometerJobListener(registry);
 

@@ -32,7 +32,7 @@ class RuntimeConnectionsTests {
 				assertThat(context).hasNotFailed();
 				HikariDataSource own = (HikariDataSource) context.getBean(RuntimeConnections.class).dataSource();
 				assertThat(own).isNotSameAs(context.getBean(DataSource.class));
-				assertThat(own.getMaximumPoolSize()).as("default and mail: two pollers, plus six").isEqualTo(8);
+				assertThat(own.getMaximumPoolSize()).as("default and mail: two pollers, plus seven").isEqualTo(9);
 				assertThat(own.getPoolName()).endsWith("-jobqueue");
 			});
 	}

@@ -31,7 +31,7 @@ import dev.jobqueue.store.ScheduleState;
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
- * {@link PostgresPauses} and, for tests, {@link PostgresTestSupport}.
+ * {@link PostgresPauses}, {@link PostgresMaintenanceLease} and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -58,6 +58,8 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresPauses pauses;
 
 	private final PostgresPromotions promotions;
+
+	private final PostgresMaintenanceLease maintenanceLease;
 
 	private final PostgresTestSupport testSupport;
 
@@ -95,6 +97,7 @@ public final class PostgresJobStore implements JobStore {
 		this.schedules = new PostgresSchedules(dataSource, jdbc, enqueue);
 		this.pauses = new PostgresPauses(jdbc, notify);
 		this.promotions = new PostgresPromotions(dataSource, jdbc, notifier);
+		this.maintenanceLease = new PostgresMaintenanceLease(jdbc);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -207,6 +210,16 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public boolean vacuumIfBloated(long deadRowThreshold) {
 		return vacuum.vacuumIfBloated(deadRowThreshold);
+	}
+
+	@Override
+	public boolean holdMaintenance(String owner, Duration lease) {
+		return maintenanceLease.hold(owner, lease);
+	}
+
+	@Override
+	public void releaseMaintenance(String owner) {
+		maintenanceLease.release(owner);
 	}
 
 	@Override

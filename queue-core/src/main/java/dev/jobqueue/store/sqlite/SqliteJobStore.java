@@ -33,7 +33,7 @@ import dev.jobqueue.store.ScheduleState;
  * epoch milliseconds: the processes sharing a database file share a machine, and through SQLite they
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
- * {@link SqliteHandlerControl} (snooze, cancel),
+ * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
  * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
@@ -58,6 +58,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqlitePromotions promotions;
 
+	private final SqliteMaintenanceLease maintenanceLease;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -73,6 +75,7 @@ public final class SqliteJobStore implements JobStore {
 		this.schedules = new SqliteSchedules(jdbc, statements, enqueue, transactions);
 		this.pauses = new SqlitePauses(jdbc, statements);
 		this.promotions = new SqlitePromotions(queue, jdbc, statements);
+		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -213,6 +216,16 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public boolean vacuumIfBloated(long deadRowThreshold) {
 		return false;
+	}
+
+	@Override
+	public boolean holdMaintenance(String owner, Duration lease) {
+		return maintenanceLease.hold(owner, lease);
+	}
+
+	@Override
+	public void releaseMaintenance(String owner) {
+		maintenanceLease.release(owner);
 	}
 
 	@Override
