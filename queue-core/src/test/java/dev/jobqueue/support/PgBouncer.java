@@ -2,14 +2,13 @@ package dev.jobqueue.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,40 +36,60 @@ public final class PgBouncer implements AutoCloseable {
 	private static final Path[] BINARIES = { Path.of("/usr/sbin/pgbouncer"), Path.of("/usr/bin/pgbouncer"),
 			Path.of("/usr/local/bin/pgbouncer") };
 
-	private final Process process;
-
 	private final Path folder;
 
-	private final String jdbcUrl;
+	private final Target target;
 
-	private PgBouncer(Process process, Path folder, String jdbcUrl) {
-		this.process = process;
+	private final int port;
+
+	private final int serverConnections;
+
+	private Process process;
+
+	private PgBouncer(Path folder, Target target, int port, int serverConnections) {
 		this.folder = folder;
-		this.jdbcUrl = jdbcUrl;
+		this.target = target;
+		this.port = port;
+		this.serverConnections = serverConnections;
 	}
 
 	/**
 	 * Starts PgBouncer in front of the database of {@code postgresUrl} (a {@code jdbc:postgresql://} URL with
 	 * its user, as {@link PostgresTestDatabase#url()} gives), with at most {@code serverConnections}
-	 * connections to PostgreSQL, and waits until a connection through it answers.
+	 * connections to PostgreSQL, and waits until it listens.
 	 */
 	public static PgBouncer start(String postgresUrl, int serverConnections) {
-		Path binary = binary();
-		Target target = Target.of(postgresUrl);
+		return prepare(postgresUrl, serverConnections).start(null);
+	}
+
+	/** A PgBouncer as {@link #start(String, int)} has it, its port chosen, not started yet. */
+	public static PgBouncer prepare(String postgresUrl, int serverConnections) {
+		binary();
 		try {
-			Path folder = Files.createTempDirectory("jobqueue-pgbouncer");
-			int port = freePort();
-			Path ini = folder.resolve("pgbouncer.ini");
+			return new PgBouncer(Files.createTempDirectory("jobqueue-pgbouncer"), Target.of(postgresUrl), freePort(),
+					serverConnections);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not prepare PgBouncer", ex);
+		}
+	}
+
+	/**
+	 * Starts this prepared PgBouncer, its server connections opened with {@code applicationName} unless
+	 * null, and waits until it listens. A session's application name is otherwise what PgBouncer last set on
+	 * it for some client, from a cache that PostgreSQL 14 and later leave stale (they do not report a value
+	 * set to what it already was; pgbouncer issue 993): PgBouncer 1.18 does not carry each client's own.
+	 */
+	public PgBouncer start(String applicationName) {
+		try {
 			Path users = folder.resolve("userlist.txt");
 			Files.writeString(users, "\"" + target.user() + "\" \"" + target.password() + "\"\n");
-			Files.writeString(ini, target.ini(port, serverConnections, users));
-			Path log = folder.resolve("pgbouncer.log");
-			Process process = new ProcessBuilder(command(binary, ini)).redirectErrorStream(true)
-				.redirectOutput(log.toFile())
+			Files.writeString(folder.resolve("pgbouncer.ini"), target.ini(port, serverConnections, users, applicationName));
+			process = new ProcessBuilder(command(binary(), folder.resolve("pgbouncer.ini"))).redirectErrorStream(true)
+				.redirectOutput(folder.resolve("pgbouncer.log").toFile())
 				.start();
-			PgBouncer bouncer = new PgBouncer(process, folder, target.throughPort(port));
-			bouncer.awaitAnswering();
-			return bouncer;
+			awaitListening();
+			return this;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start PgBouncer", ex);
@@ -79,7 +98,7 @@ public final class PgBouncer implements AutoCloseable {
 
 	/** The test database's URL through PgBouncer, with no driver setting added: callers add theirs. */
 	public String jdbcUrl() {
-		return jdbcUrl;
+		return target.throughPort(port);
 	}
 
 	/** What PgBouncer printed so far: its log. */
@@ -95,6 +114,9 @@ public final class PgBouncer implements AutoCloseable {
 
 	@Override
 	public void close() {
+		if (process == null) {
+			return;
+		}
 		process.destroy();
 		try {
 			if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -136,18 +158,21 @@ public final class PgBouncer implements AutoCloseable {
 		}
 	}
 
-	private void awaitAnswering() {
+	/**
+	 * Waits until PgBouncer accepts connections on its port: a TCP connection, as a statement would open a
+	 * server connection for nothing.
+	 */
+	private void awaitListening() {
 		long deadline = System.nanoTime() + STARTUP.toNanos();
-		SQLException last = null;
+		IOException last = null;
 		while (System.nanoTime() < deadline) {
 			if (!process.isAlive()) {
 				throw new IllegalStateException("PgBouncer exited at startup:\n" + log());
 			}
-			try (Connection connection = DriverManager.getConnection(jdbcUrl + "&prepareThreshold=0")) {
-				connection.createStatement().execute("SELECT 1");
+			try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
 				return;
 			}
-			catch (SQLException ex) {
+			catch (IOException ex) {
 				last = ex;
 			}
 			try {
@@ -159,7 +184,7 @@ public final class PgBouncer implements AutoCloseable {
 			}
 		}
 		close();
-		throw new IllegalStateException("PgBouncer did not answer within " + STARTUP + ":\n" + log(), last);
+		throw new IllegalStateException("PgBouncer did not listen within " + STARTUP + ":\n" + log(), last);
 	}
 
 	/** The PostgreSQL server, database, user and schema of a test URL. */
@@ -186,11 +211,13 @@ public final class PgBouncer implements AutoCloseable {
 			return parameters.getOrDefault("password", "");
 		}
 
-		String ini(int port, int serverConnections, Path users) {
+		/** The configuration; {@code applicationName}, when not null, that of every server connection. */
+		String ini(int port, int serverConnections, Path users, String applicationName) {
 			String schema = parameters.get("currentSchema");
 			String server = "host=" + host + " port=" + port() + " dbname=" + database + " user=" + user()
 					+ (password().isEmpty() ? "" : " password=" + password())
-					+ (schema == null ? "" : " connect_query='SET search_path TO " + schema + "'");
+					+ (schema == null ? "" : " connect_query='SET search_path TO " + schema + "'")
+					+ (applicationName == null ? "" : " application_name=" + applicationName);
 			return """
 					[databases]
 					%s = %s
