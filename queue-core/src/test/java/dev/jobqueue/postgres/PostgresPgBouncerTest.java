@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.HandlerOptions;
@@ -30,6 +31,8 @@ import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.core.JobQueues;
+import dev.jobqueue.store.postgres.PostgresNotificationListener;
+import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.PgBouncer;
 import dev.jobqueue.support.PostgresTestDatabase;
 
@@ -123,6 +126,36 @@ class PostgresPgBouncerTest {
 		assertThat(count("SELECT count(DISTINCT job_id) FROM effect")).isEqualTo(transactional);
 		// What PgBouncer logs when a notification reaches a server connection some client left listening.
 		assertThat(bouncer.log()).as("PgBouncer's log").doesNotContain("got packet 'A' from server when not linked");
+	}
+
+	/**
+	 * Left on behind PgBouncer, the listener says so: while another client holds the server connection it
+	 * subscribed on (PgBouncer lends the one last given back), its next probe runs in another session.
+	 */
+	@Test
+	void aListenerLeftOnBehindTransactionPoolingWarnsOnceItsSessionMoved() throws SQLException {
+		try (HikariDataSource pool = pool(bouncer.jdbcUrl() + "&prepareThreshold=0", 1);
+				LogCapture log = new LogCapture()) {
+			PostgresNotificationListener listener = new PostgresNotificationListener(pool, List.of("default"));
+			listener.start(queue -> {
+			});
+			try (Connection other = DriverManager.getConnection(bouncer.jdbcUrl() + "&prepareThreshold=0")) {
+				await("the listener's subscription").atMost(Duration.ofSeconds(10))
+					.until(() -> count("SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN jobqueue_ready'"
+							+ " AND datname = current_database()") > 0);
+				other.setAutoCommit(false);
+				other.createStatement().execute("SELECT 1");
+
+				await("the warning").atMost(Duration.ofSeconds(20))
+					.until(() -> log.messagesAtLeast(Level.WARN)
+						.stream()
+						.anyMatch(message -> message.contains("notification connection moved from PostgreSQL session")));
+				other.rollback();
+			}
+			finally {
+				listener.stop();
+			}
+		}
 	}
 
 	private JobQueues node(HikariDataSource pool) {

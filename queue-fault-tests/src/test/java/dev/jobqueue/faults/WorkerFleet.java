@@ -66,9 +66,9 @@ final class WorkerFleet implements AutoCloseable {
 		own.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = logs.resolve(name + "-" + started.size() + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		databases.started(name, process.pid());
 		WorkerJvm worker = new WorkerJvm(name, process, log);
 		started.add(worker);
+		databases.started(name, process.pid());
 		return worker;
 	}
 
