@@ -251,7 +251,8 @@ public final class JobQueues implements AutoCloseable {
 			if (wakeups != null) {
 				runtime.addWakeupSource(wakeups);
 			}
-			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, notify), runtimeSettings.pollInterval());
+			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, notify),
+					runtimeSettings.pollInterval());
 			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake,
 					awaiter), runtime);
 		}

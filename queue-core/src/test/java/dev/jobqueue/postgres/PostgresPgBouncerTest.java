@@ -67,7 +67,8 @@ class PostgresPgBouncerTest {
 	@BeforeAll
 	static void startPgBouncer() throws SQLException {
 		String url = PostgresTestDatabase.url();
-		try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+		try (Connection connection = DriverManager.getConnection(url);
+				Statement statement = connection.createStatement()) {
 			statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
 			statement.execute("CREATE SCHEMA " + SCHEMA);
 		}
@@ -110,7 +111,8 @@ class PostgresPgBouncerTest {
 			nodes.forEach(JobQueues::close);
 			pools.forEach(HikariDataSource::close);
 		}
-		List<Map<String, Object>> jobs = direct.sql("SELECT id, attempt, payload ->> 'count' AS failures FROM jobqueue_job")
+		List<Map<String, Object>> jobs = direct
+			.sql("SELECT id, attempt, payload ->> 'count' AS failures FROM jobqueue_job")
 			.query()
 			.listOfRows();
 		assertThat(jobs).hasSize(JOBS).allSatisfy(job -> {
@@ -149,7 +151,7 @@ class PostgresPgBouncerTest {
 				await("the warning").atMost(Duration.ofSeconds(20))
 					.until(() -> log.messagesAtLeast(Level.WARN)
 						.stream()
-						.anyMatch(message -> message.contains("notification connection moved from PostgreSQL session")));
+						.anyMatch(message -> message.contains("notification connection moved from PostgreSQL")));
 				other.rollback();
 			}
 			finally {

@@ -84,7 +84,8 @@ public final class PgBouncer implements AutoCloseable {
 		try {
 			Path users = folder.resolve("userlist.txt");
 			Files.writeString(users, "\"" + target.user() + "\" \"" + target.password() + "\"\n");
-			Files.writeString(folder.resolve("pgbouncer.ini"), target.ini(port, serverConnections, users, applicationName));
+			Files.writeString(folder.resolve("pgbouncer.ini"),
+					target.ini(port, serverConnections, users, applicationName));
 			process = new ProcessBuilder(command(binary(), folder.resolve("pgbouncer.ini"))).redirectErrorStream(true)
 				.redirectOutput(folder.resolve("pgbouncer.log").toFile())
 				.start();
