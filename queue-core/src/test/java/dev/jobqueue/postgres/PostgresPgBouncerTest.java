@@ -132,12 +132,14 @@ class PostgresPgBouncerTest {
 
 	/**
 	 * Left on behind PgBouncer, the listener says so: while another client holds the server connection it
-	 * subscribed on (PgBouncer lends the one last given back), its next probe runs in another session.
+	 * subscribed on (PgBouncer lends the one last given back), its next probe runs in another session,
+	 * one PgBouncer opened beforehand (on a busy server it might not get a new one in time).
 	 */
 	@Test
 	void aListenerLeftOnBehindTransactionPoolingWarnsOnceItsSessionMoved() throws SQLException {
-		try (HikariDataSource pool = pool(bouncer.jdbcUrl() + "&prepareThreshold=0", 1);
+		try (HikariDataSource pool = pool(bouncer.jdbcUrl() + "&prepareThreshold=0", 2);
 				LogCapture log = new LogCapture()) {
+			openTwoServerConnections(pool);
 			PostgresNotificationListener listener = new PostgresNotificationListener(pool, List.of("default"));
 			listener.start(queue -> {
 			});
@@ -157,6 +159,18 @@ class PostgresPgBouncerTest {
 			finally {
 				listener.stop();
 			}
+		}
+	}
+
+	/** Two transactions at once through PgBouncer: it keeps both server connections for later clients. */
+	private static void openTwoServerConnections(HikariDataSource pool) throws SQLException {
+		try (Connection first = pool.getConnection(); Connection second = pool.getConnection()) {
+			for (Connection connection : List.of(first, second)) {
+				connection.setAutoCommit(false);
+				connection.createStatement().execute("SELECT 1");
+			}
+			first.rollback();
+			second.rollback();
 		}
 	}
 
