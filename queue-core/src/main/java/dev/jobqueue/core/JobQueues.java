@@ -107,6 +107,8 @@ public final class JobQueues implements AutoCloseable {
 
 		private boolean migrateSchema = true;
 
+		private boolean notify = true;
+
 		private Builder(DataSource dataSource) {
 			if (dataSource == null) {
 				throw new IllegalArgumentException("dataSource must not be null");
@@ -220,6 +222,16 @@ public final class JobQueues implements AutoCloseable {
 		}
 
 		/**
+		 * On PostgreSQL, whether nodes wake each other with LISTEN/NOTIFY; true by default. False behind
+		 * PgBouncer in transaction pooling mode, where LISTEN cannot work: no notification is sent, no
+		 * connection listens, and workers find jobs enqueued elsewhere at their next poll. Ignored on SQLite.
+		 */
+		public Builder notify(boolean notify) {
+			this.notify = notify;
+			return this;
+		}
+
+		/**
 		 * Checks the settings, upcasters and schedules, migrates the schema (unless turned off), checks its
 		 * version ({@link JobSchema#verify}), and returns the queues, not started.
 		 */
@@ -231,15 +243,16 @@ public final class JobQueues implements AutoCloseable {
 			if (migrateSchema) {
 				dialect.migrate(dataSource);
 			}
-			JobStore store = dialect.store(dataSource, true, Duration.ZERO);
+			JobStore store = dialect.store(dataSource, notify, Duration.ZERO);
 			JobSchema.verify(store);
 			JobRuntime runtime = new JobRuntime(store, handlers, json, runtimeSettings, listener,
 					dialect.handlerTransactions(new TransactionTemplate(new JdbcTransactionManager(dataSource))));
-			WakeupSource wakeups = dialect.wakeups(dataSource, runtimeSettings.queues().keySet(), true);
+			WakeupSource wakeups = dialect.wakeups(dataSource, runtimeSettings.queues().keySet(), notify);
 			if (wakeups != null) {
 				runtime.addWakeupSource(wakeups);
 			}
-			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, true), runtimeSettings.pollInterval());
+			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, notify),
+					runtimeSettings.pollInterval());
 			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake,
 					awaiter), runtime);
 		}

@@ -2,6 +2,7 @@ package dev.jobqueue.faults;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,9 +73,18 @@ abstract class FaultScenario {
 
 	/** Worker JVMs on this database, with its lease and heartbeat and the fleet's other fast timings. */
 	WorkerFleet fleet() throws IOException {
-		return new WorkerFleet(database.jdbcUrl(), Map.of(
-				"jobqueue.lease-duration", database.lease().toMillis() + "ms",
-				"jobqueue.heartbeat-interval", database.heartbeat().toMillis() + "ms"));
+		return fleet(name -> database.jdbcUrl(), Map.of());
+	}
+
+	/**
+	 * Worker JVMs as {@link #fleet()} has them, each reaching the database as {@code databases} says, with
+	 * {@code more} properties.
+	 */
+	WorkerFleet fleet(WorkerFleet.WorkerDatabases databases, Map<String, String> more) throws IOException {
+		Map<String, String> properties = new HashMap<>(more);
+		properties.put("jobqueue.lease-duration", database.lease().toMillis() + "ms");
+		properties.put("jobqueue.heartbeat-interval", database.heartbeat().toMillis() + "ms");
+		return new WorkerFleet(databases, properties);
 	}
 
 	/** Enqueues {@code count} probes made by {@code probe}, each with {@code maxAttempts}. */

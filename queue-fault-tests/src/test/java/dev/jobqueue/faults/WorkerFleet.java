@@ -26,7 +26,7 @@ final class WorkerFleet implements AutoCloseable {
 	/** What the queue logs of an outcome write that changed nothing because the lease was lost. */
 	private static final String FENCED = "its outcome was not written";
 
-	private final String jdbcUrl;
+	private final WorkerDatabases databases;
 
 	private final Map<String, String> properties = new LinkedHashMap<>(FAST);
 
@@ -37,7 +37,12 @@ final class WorkerFleet implements AutoCloseable {
 	private final List<WorkerJvm> started = new ArrayList<>();
 
 	WorkerFleet(String jdbcUrl, Map<String, String> overrides) throws IOException {
-		this.jdbcUrl = jdbcUrl;
+		this(name -> jdbcUrl, overrides);
+	}
+
+	/** Workers that reach the database each its own way: see {@link WorkerDatabases}. */
+	WorkerFleet(WorkerDatabases databases, Map<String, String> overrides) throws IOException {
+		this.databases = databases;
 		this.properties.putAll(overrides);
 		this.logs = Files.createTempDirectory("jobqueue-faults");
 		this.canaryMark = logs.resolve("canary-mark");
@@ -56,13 +61,14 @@ final class WorkerFleet implements AutoCloseable {
 	synchronized WorkerJvm start(String name, Map<String, String> own) throws IOException {
 		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-D" + Canary.MARK_PROPERTY + "=" + canaryMark, "-cp", System.getProperty("java.class.path"),
-				FaultWorkerApplication.class.getName(), "--spring.datasource.url=" + jdbcUrl));
+				FaultWorkerApplication.class.getName(), "--spring.datasource.url=" + databases.jdbcUrl(name)));
 		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
 		own.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = logs.resolve(name + "-" + started.size() + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		WorkerJvm worker = new WorkerJvm(name, process, log);
 		started.add(worker);
+		databases.started(name, process.pid());
 		return worker;
 	}
 
@@ -99,5 +105,18 @@ final class WorkerFleet implements AutoCloseable {
 	@Override
 	public synchronized void close() {
 		started.forEach(WorkerJvm::destroy);
+	}
+
+	/**
+	 * Where each worker reaches the database: a JDBC URL chosen before it starts, by its name; told the
+	 * worker's process id as soon as it runs, before it opens a connection (a JVM and Spring take seconds).
+	 */
+	@FunctionalInterface
+	interface WorkerDatabases {
+
+		String jdbcUrl(String worker);
+
+		default void started(String worker, long pid) {
+		}
 	}
 }

@@ -32,8 +32,7 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 
 			assertThat(cut).as("jobs the victim held when it was killed").isPositive();
 			awaitDrained(Duration.ofMinutes(3));
-			Invariants.Report report = checkInvariants(fleet, "scenario 1 (SIGKILL one of three workers)", JOBS,
-					List.of(victim.pid()));
+			Invariants.Report report = checkInvariants(fleet, scenario(), JOBS, List.of(victim.pid()));
 			report.assertSucceeded(JOBS);
 			assertThat(count("SELECT count(*) FROM fault_effect")).as("effects of transactional jobs").isEqualTo(JOBS / 2);
 			assertThat(count("SELECT count(DISTINCT job_id) FROM fault_effect")).isEqualTo(JOBS / 2);
@@ -43,6 +42,11 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 				.isPositive()
 				.isLessThanOrEqualTo(cut);
 		}
+	}
+
+	/** How the invariants' log line names this scenario. */
+	String scenario() {
+		return "scenario 1 (SIGKILL one of three workers)";
 	}
 
 	private static Probe probe(int i) {
