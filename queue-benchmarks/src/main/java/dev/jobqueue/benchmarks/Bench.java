@@ -37,7 +37,7 @@ final class Bench {
 	void run() throws Exception {
 		String workload = options.workload();
 		boolean all = workload.equals("all");
-		if (all || List.of("enqueue", "bulk", "drain", "latency").contains(workload)) {
+		if (all || List.of("enqueue", "enqueue-16", "bulk", "drain", "latency").contains(workload)) {
 			for (String system : options.systems()) {
 				try (Contender contender = contender(system, database, true)) {
 					runOn(contender, workload, all);
@@ -76,6 +76,9 @@ final class Bench {
 		Latency latency = new Latency(report, options.latencyJobs(), database.url());
 		if (all || workload.equals("enqueue")) {
 			throughput.enqueueOneAtATime(contender);
+		}
+		if (workload.equals("enqueue-16")) {
+			throughput.enqueueConcurrently(contender);
 		}
 		if (all || workload.equals("bulk")) {
 			throughput.enqueueBulk(contender);

@@ -4,12 +4,17 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 /** Enqueue one at a time, enqueue in bulk, and drain pre-enqueued jobs, for one library. */
 final class Throughput {
 
 	private static final int WARM_UP = 1000;
+
+	static final int PRODUCERS = 16;
 
 	static final int BULK_WARM_UP_CALLS = 2;
 
@@ -35,6 +40,34 @@ final class Throughput {
 		}
 		report.figure("enqueue", contender.name(), "jobs/s", perSecond(jobs, System.nanoTime() - start), "1/s",
 				jobs + " jobs, one thread, one transaction each");
+	}
+
+	/**
+	 * {@code jobs} enqueues from {@link #PRODUCERS} threads at once, each enqueue its own transaction, as
+	 * request threads enqueue: what one-at-a-time enqueues reach when their commits can overlap (and where
+	 * something all of them wait for at commit, such as PostgreSQL's notification queue, serializes them).
+	 */
+	void enqueueConcurrently(Contender contender) throws InterruptedException {
+		contender.reset();
+		LongStream.range(0, Math.min(WARM_UP, jobs)).parallel().forEach(contender::enqueue);
+		contender.reset();
+		AtomicLong next = new AtomicLong();
+		List<Thread> producers = new ArrayList<>();
+		long start = System.nanoTime();
+		for (int i = 0; i < PRODUCERS; i++) {
+			Thread producer = new Thread(() -> {
+				for (long job = next.getAndIncrement(); job < jobs; job = next.getAndIncrement()) {
+					contender.enqueue(job);
+				}
+			});
+			producer.start();
+			producers.add(producer);
+		}
+		for (Thread producer : producers) {
+			producer.join();
+		}
+		report.figure("enqueue-16", contender.name(), "jobs/s", perSecond(jobs, System.nanoTime() - start), "1/s",
+				jobs + " jobs, " + PRODUCERS + " threads, one transaction each");
 	}
 
 	/**

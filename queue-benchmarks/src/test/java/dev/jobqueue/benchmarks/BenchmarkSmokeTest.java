@@ -31,14 +31,17 @@ class BenchmarkSmokeTest {
 			run(database, "drain", "JobRunr", out);
 			run(database, "bulk", "JobRunr", out);
 			run(database, "soak", "jobqueue", out, "--soak-jobs", "1000");
+			run(database, "enqueue-16", "jobqueue,db-scheduler,JobRunr", out);
 		}
 
 		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
 		Map<String, List<String>> librariesByWorkload = figures.stream()
 			.collect(Collectors.groupingBy(f -> f[0], Collectors.mapping(f -> f[1], Collectors.toList())));
 		assertThat(librariesByWorkload.keySet()).containsExactlyInAnyOrder("enqueue", "bulk", "drain",
-				"latency-other-jvm", "latency-same-jvm", "ceiling", "bulk-variants", "soak");
+				"latency-other-jvm", "latency-same-jvm", "ceiling", "bulk-variants", "soak", "enqueue-16");
 		assertThat(librariesByWorkload.get("drain")).containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr");
+		assertThat(librariesByWorkload.get("enqueue-16")).containsExactlyInAnyOrder("jobqueue", "db-scheduler",
+				"JobRunr");
 		assertThat(figures).filteredOn(f -> f[0].equals("drain") || f[0].equals("soak") && f[5].contains("lost"))
 			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
 		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
