@@ -25,7 +25,7 @@ import dev.jobqueue.store.SqlFailures;
  * hold dead rows ({@code INDEX_CLEANUP AUTO}: "index scan bypassed"), which on a table keeping a day of
  * finished jobs is nearly always: the ready index then kept the entries of every job claimed since the
  * last pass, as many as 2 % of the table's rows. So every {@link #INDEX_CLEANUP_THRESHOLD} dead rows that
- * this node vacuumed, the VACUUM asks for the pass ({@code INDEX_CLEANUP ON}); in between it leaves it to
+ * the maintenance node vacuumed, the VACUUM asks for the pass ({@code INDEX_CLEANUP ON}); in between it leaves it to
  * PostgreSQL. docs/architecture.md (Decisions) has the alternatives measured.
  */
 final class PostgresVacuum {
@@ -59,8 +59,9 @@ final class PostgresVacuum {
 	private Boolean permitted;
 
 	/**
-	 * The dead rows this node's vacuums found since its last pass over the indexes. Other nodes' vacuums are not
-	 * counted: with several nodes the ready index may hold each node's share until that node's next pass.
+	 * The dead rows this node's vacuums found since its last pass over the indexes. Only the maintenance node
+	 * vacuums, so this counts for the cluster; a node that takes the lease over starts from nothing, and its
+	 * first pass may come up to one threshold late.
 	 */
 	private long deadRowsSinceIndexCleanup;
 
