@@ -1,6 +1,5 @@
 package dev.jobqueue.postgres;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -96,22 +95,14 @@ class PostgresCrashTest {
 	 */
 	private static void freezeWithHandlersRunning(Process victim, JdbcClient jdbc) {
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
-			signal(victim, "STOP");
+			WorkerProcesses.signal(victim, "STOP");
 			Thread.sleep(50);
 			if (inFlightOnVictim(jdbc) > 0) {
 				return true;
 			}
-			signal(victim, "CONT");
+			WorkerProcesses.signal(victim, "CONT");
 			return false;
 		});
-	}
-
-	private static void signal(Process process, String signal) throws IOException, InterruptedException {
-		int exit = new ProcessBuilder("kill", "-" + signal,
-				String.valueOf(process.pid())).inheritIO().start().waitFor();
-		if (exit != 0) {
-			throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + exit);
-		}
 	}
 
 	/** The owner that holds the maintenance lease, its process id first; empty when none does. */

@@ -51,6 +51,14 @@ public final class WorkerProcesses implements AutoCloseable {
 			.toList();
 	}
 
+	/** Sends {@code signal} (STOP, CONT, ...) to {@code process}, as the shell's {@code kill} does. */
+	public static void signal(Process process, String signal) throws IOException, InterruptedException {
+		int exit = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
+		if (exit != 0) {
+			throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + exit);
+		}
+	}
+
 	private static String javaExecutable() {
 		return ProcessHandle.current().info().command().orElse("java");
 	}
