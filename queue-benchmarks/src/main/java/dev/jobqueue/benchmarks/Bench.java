@@ -66,6 +66,9 @@ final class Bench {
 		if (workload.equals("bloat")) {
 			new Bloat(report, options.finishedJobs(), options.jobs()).run(database);
 		}
+		if (workload.equals("nodes")) {
+			new Nodes(report, options).run(database);
+		}
 		if (workload.equals("soak")) {
 			new Soak(report, options.soakJobs(), options.soakVacuum()).run(database);
 		}

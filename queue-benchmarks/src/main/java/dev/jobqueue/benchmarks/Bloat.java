@@ -40,7 +40,7 @@ final class Bloat {
 	void run(Database database) throws InterruptedException {
 		JobqueueContender contender = new JobqueueContender(database);
 		contender.reset();
-		fill(database);
+		Prefill.fill(database, finished, PARKED);
 		Executions executions = new Executions(jobs);
 		double vacuumsBefore = vacuums(database);
 		contender.startWorkers(executions::record);
@@ -61,25 +61,6 @@ final class Bloat {
 				executions.duplicates(), executions.lost());
 		report.figure("bloat", "jobqueue", "ready index pages", readyIndexPages(database), "pages", notes);
 		report.figure("bloat", "jobqueue", "vacuums", vacuums(database) - vacuumsBefore, "", notes);
-	}
-
-	private void fill(Database database) {
-		// Finished 50 ms apart over the last 20 hours, within their day of retention: the pruner keeps them.
-		database.jdbc().sql("""
-				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, attempt, max_attempts, created_at,
-				                          started_at, finished_at)
-				SELECT 'default', 'bench', '-1', 'succeeded', t, 1, 3, t, t, t
-				FROM (SELECT now() - interval '20 hours' + i * interval '50 milliseconds' AS t
-				      FROM generate_series(1, :finished) AS i) s""")
-			.param("finished", finished)
-			.update();
-		database.jdbc().sql("""
-				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, max_attempts)
-				SELECT 'default', 'bench', '-1', 'ready', now() + interval '1 hour', 3
-				FROM generate_series(1, :parked)""")
-			.param("parked", PARKED)
-			.update();
-		database.jdbc().sql("VACUUM ANALYZE jobqueue_job").update();
 	}
 
 	private static double readyIndexPages(Database database) {

@@ -90,6 +90,11 @@ final class Ceiling {
 	private static double loop(JobqueueContender contender, PostgresJobStore store, int count) throws Exception {
 		contender.reset();
 		contender.enqueueBulk(LongStream.range(0, count).toArray());
+		return claimAndCompleteAll(store);
+	}
+
+	/** Runs the loop on {@link #THREADS} threads until no job is due; returns the jobs per second they did. */
+	static double claimAndCompleteAll(PostgresJobStore store) throws Exception {
 		AtomicLong done = new AtomicLong();
 		ExecutorService threads = Executors.newFixedThreadPool(THREADS);
 		try {

@@ -94,7 +94,7 @@ final class Latency {
 		return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
 	}
 
-	private static String javaExecutable() {
+	static String javaExecutable() {
 		return ProcessHandle.current().info().command().orElse("java" + (File.separatorChar == '\\' ? ".exe" : ""));
 	}
 }

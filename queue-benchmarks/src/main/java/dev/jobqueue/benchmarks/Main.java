@@ -9,7 +9,7 @@ import java.util.Arrays;
  * java -jar queue-benchmarks.jar &lt;workload&gt; [--database postgresql|sqlite] [--url JDBC_URL]
  *     [--systems jobqueue,db-scheduler,JobRunr] [--jobs 20000] [--latency-jobs 200] [--soak-jobs 1000000]
  *     [--drain-timeout-seconds 200] [--soak-vacuum-seconds N] [--flood-jobs 50000] [--finished-jobs 1000000]
- *     [--out results.tsv]
+ *     [--parked-jobs 200000] [--steady-seconds 15] [--out results.tsv]
  * java -jar queue-benchmarks.jar summarize run1.tsv run2.tsv run3.tsv
  * </pre>
  * Workloads: {@code enqueue}, {@code bulk}, {@code drain}, {@code latency}, {@code ceiling},
@@ -18,8 +18,11 @@ import java.util.Arrays;
  * {@code --latency-jobs} jobs), {@code fairness} (a small tenant's wait behind a flood of {@code --flood-jobs}, with
  * and without concurrency keys), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
  * a plain one), {@code bloat} (the claim's index on a table of {@code --finished-jobs} finished jobs after
- * {@code --jobs} more ran, the table left as it is), or {@code all} (everything but the soak, the lateness, the
- * await, the fairness, the keyed drain and the bloat). The PostgreSQL URL defaults to
+ * {@code --jobs} more ran, the table left as it is), {@code nodes} (1, 2 and 4 worker JVMs on a table of
+ * {@code --finished-jobs} finished and {@code --parked-jobs} future jobs: drains of {@code --jobs} beside the raw
+ * SQL ceiling, and enqueue-to-start waits while producer JVMs enqueue at a fixed rate for {@code --steady-seconds}),
+ * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed drain, the bloat and
+ * the nodes). The PostgreSQL URL defaults to
  * {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file,
  * where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants, soak, bloat) and the
  * jobqueue-only fairness and keyed drain do not apply.
@@ -33,6 +36,14 @@ public final class Main {
 		if (args.length >= 1 && args[0].equals("produce")) {
 			produce(args[1], Integer.parseInt(args[2]), args[3]);
 			return;
+		}
+		if (args.length >= 1 && args[0].equals("node")) {
+			NodeProcess.run(args[1]);
+			System.exit(0);
+		}
+		if (args.length >= 1 && args[0].equals("produce-at")) {
+			RateProducer.run(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+			System.exit(0);
 		}
 		if (args.length >= 1 && args[0].equals("summarize")) {
 			System.out.print(new Summary(Arrays.stream(args).skip(1).map(Path::of).toList()).markdown());

@@ -17,13 +17,17 @@ import java.util.Set;
  * @param drainTimeout how long a drain may take before its library is reported as timed out
  * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
  * @param floodJobs how many jobs the large tenant of the fairness workload enqueues
- * @param finishedJobs how many finished jobs the bloat workload fills the table with
+ * @param finishedJobs how many finished jobs the bloat and nodes workloads fill the table with
+ * @param parkedJobs how many jobs due in an hour the nodes workload fills the table with
+ * @param steadySeconds how long the producers of the nodes workload enqueue at their fixed rate
+ * @param nodes the numbers of worker JVMs the nodes workload runs, one after the other
  */
 record Options(String workload, String database, String url, List<String> systems, int jobs, int latencyJobs,
-		int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, Path out) {
+		int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, int parkedJobs,
+		int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "all");
+			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite");
 
@@ -32,10 +36,11 @@ record Options(String workload, String database, String url, List<String> system
 	 * many threads at once, which SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
 	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak", "fairness", "keyed-drain",
-			"bloat", "enqueue-16");
+			"bloat", "enqueue-16", "nodes");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
-			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "out");
+			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "parked-jobs", "steady-seconds",
+			"nodes", "out");
 
 	static Options parse(String[] args) {
 		if (args.length == 0 || !WORKLOADS.contains(args[0])) {
@@ -62,6 +67,7 @@ record Options(String workload, String database, String url, List<String> system
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
 						: null,
 				positive(values, "flood-jobs", 50_000), positive(values, "finished-jobs", 1_000_000),
+				positive(values, "parked-jobs", 200_000), positive(values, "steady-seconds", 15), nodes(values),
 				values.containsKey("out") ? Path.of(values.get("out")) : null);
 	}
 
@@ -110,6 +116,12 @@ record Options(String workload, String database, String url, List<String> system
 		List<String> systems = Arrays.asList(values.getOrDefault("systems", String.join(",", Bench.SYSTEMS)).split(","));
 		systems.forEach(Bench::checkSystem);
 		return List.copyOf(systems);
+	}
+
+	private static List<Integer> nodes(Map<String, String> values) {
+		return Arrays.stream(values.getOrDefault("nodes", "1,2,4").split(","))
+			.map(count -> positive(Map.of("nodes", count), "nodes", 0))
+			.toList();
 	}
 
 	private static int positive(Map<String, String> values, String name, int fallback) {

@@ -88,6 +88,27 @@ class BenchmarkSmokeTest {
 	}
 
 	@Test
+	void theNodesWorkloadRunsTinyWithWorkerAndProducerJvmsAndRunsEveryJobOnce() throws Exception {
+		Path out = dir.resolve("nodes.tsv");
+		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
+			run(database, "nodes", "jobqueue", out, "--finished-jobs", "1000", "--parked-jobs", "100",
+					"--steady-seconds", "1", "--nodes", "2");
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).extracting(f -> f[2]).containsExactly("2 nodes, empty wait p50 ms",
+				"2 nodes, empty wait p99 ms", "2 nodes, empty wait max ms", "2 nodes drain jobs/s", "ceiling jobs/s",
+				"2 nodes % of ceiling", "2 nodes % of 2", "2 nodes, filled wait p50 ms", "2 nodes, filled wait p99 ms",
+				"2 nodes, filled wait max ms");
+		assertThat(figures).filteredOn(f -> f[2].endsWith("drain jobs/s"))
+			.allSatisfy(f -> assertThat(f[5]).contains("1000 finished + 100 due in an hour")
+				.contains("duplicates 0, lost 0"));
+		assertThat(figures).filteredOn(f -> f[2].contains("wait"))
+			.allSatisfy(f -> assertThat(f[5]).contains("500 of 500 jobs started"));
+		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
+	}
+
+	@Test
 	void theLibraryWorkloadsRunTinyOnAFreshSqliteFile() throws Exception {
 		Path out = dir.resolve("sqlite.tsv");
 		String[] common = { "--database", "sqlite", "--jobs", "200", "--out", out.toString() };

@@ -50,6 +50,16 @@ class OptionsTest {
 	}
 
 	@Test
+	void readsTheNodesWorkloadsSizes() {
+		Options defaults = Options.parse(new String[] { "nodes", "--url", POSTGRES });
+		assertThat(defaults.nodes()).containsExactly(1, 2, 4);
+		assertThat(defaults.parkedJobs()).isEqualTo(200_000);
+		assertThat(defaults.steadySeconds()).isEqualTo(15);
+		assertThat(Options.parse(new String[] { "nodes", "--url", POSTGRES, "--nodes", "1,8" }).nodes())
+			.containsExactly(1, 8);
+	}
+
+	@Test
 	void rejectsMistakesNamingWhatIsAccepted() {
 		assertRejected("first argument must be a workload", "drian");
 		assertRejected("--database must be one of [postgresql, sqlite], was mysql", "drain", "--database", "mysql");
@@ -63,6 +73,9 @@ class OptionsTest {
 		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");
 		assertRejected("unknown option --job;", "drain", "--url", POSTGRES, "--job", "5");
 		assertRejected("expected --name value pairs", "drain", "--url");
+		assertRejected("the nodes workload runs on PostgreSQL only", "nodes", "--database", "sqlite");
+		assertRejected("--nodes must be at least 1, was 0", "nodes", "--url", POSTGRES, "--nodes", "1,0");
+		assertRejected("--nodes must be a whole number, was two", "nodes", "--url", POSTGRES, "--nodes", "two");
 		assertRejected("--soak-vacuum-seconds applies to the soak workload only", "drain", "--url", POSTGRES,
 				"--soak-vacuum-seconds", "30");
 	}
