@@ -50,7 +50,9 @@ public final class Main {
 			return;
 		}
 		Options options = Options.parse(args);
-		try (Database database = Database.open(options, 40)) {
+		// The nodes workload's JVMs bring pools of their own, and the database's connections are shared by all.
+		int pool = options.workload().equals("nodes") ? Ceiling.THREADS + 2 : 40;
+		try (Database database = Database.open(options, pool)) {
 			new Bench(options, database).run();
 		}
 		// JobRunr and HikariCP leave non-daemon threads behind.
