@@ -3,6 +3,8 @@ package dev.jobqueue.benchmarks;
 import java.io.IOException;
 import java.util.concurrent.locks.LockSupport;
 
+import dev.jobqueue.store.postgres.PostgresJobStore;
+
 /**
  * A producer JVM of the multi-node workload: enqueues one job at a time at a fixed rate, as request threads of
  * an application node would, each carrying the wall-clock time of its enqueue in microseconds. It runs no
@@ -22,7 +24,7 @@ final class RateProducer {
 	}
 
 	/** The producer's side, in its own JVM. */
-	static void run(String url, int perSecond, int seconds) {
+	static void run(String url, int perSecond, int seconds) throws InterruptedException {
 		try (Database database = new Database(url, 2); JobqueueContender contender = new JobqueueContender(database)) {
 			long gap = 1_000_000_000L / perSecond;
 			long start = System.nanoTime();
@@ -30,6 +32,8 @@ final class RateProducer {
 				LockSupport.parkNanos(start + i * gap - System.nanoTime());
 				contender.enqueue(Latency.nowMicros());
 			}
+			// The last enqueues' notification goes out from the store's notifier thread, on a connection of this pool.
+			Thread.sleep(PostgresJobStore.NOTIFY_INTERVAL.multipliedBy(10).toMillis());
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package dev.jobqueue.store.postgres;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -37,9 +36,8 @@ import dev.jobqueue.store.WakeupSource;
  *
  * <p>Not for PgBouncer in transaction pooling mode, where a LISTEN does not stay on one server
  * connection: use {@link PostgresJobStore#PostgresJobStore(DataSource, boolean) a store that does
- * not notify} and no listener there. A listener put there all the same warns once when a probe finds its
- * connection on another PostgreSQL session than the one it subscribed (a backend pid no direct
- * connection changes). A pooler that happens to hand the same server connection back goes unnoticed.
+ * not notify} and no listener there (docs/architecture.md, Decisions, says why the queue does not try to
+ * detect a pooler).
  */
 public final class PostgresNotificationListener implements WakeupSource {
 
@@ -67,9 +65,6 @@ public final class PostgresNotificationListener implements WakeupSource {
 	private final boolean wakeOnEverySubscribe;
 
 	private volatile boolean running;
-
-	/** Whether a probe found the connection on another session already, so that it warns only once. */
-	private boolean warnedOfPooler;
 
 	private Thread thread;
 
@@ -149,7 +144,7 @@ public final class PostgresNotificationListener implements WakeupSource {
 	private void listenOnce(Consumer<String> wake, boolean recovering) throws SQLException {
 		try (Connection connection = dataSource.getConnection()) {
 			try {
-				Subscription subscription = subscribe(connection);
+				PGConnection subscription = subscribe(connection);
 				if (recovering) {
 					log.info("jobqueue is listening for notifications again; waking every queue for those missed");
 				}
@@ -184,16 +179,11 @@ public final class PostgresNotificationListener implements WakeupSource {
 	 * The network timeout bounds every statement on this connection, the probes included; the driver's wait
 	 * for notifications sets its own shorter one and puts this one back.
 	 */
-	private Subscription subscribe(Connection connection) throws SQLException {
+	private PGConnection subscribe(Connection connection) throws SQLException {
 		connection.setAutoCommit(true);
 		connection.setNetworkTimeout(Runnable::run, (int) PROBE_TIMEOUT.toMillis());
-		int session = session(connection);
 		listen(connection);
-		return new Subscription(connection.unwrap(PGConnection.class), session);
-	}
-
-	/** The driver's connection to read notifications from, and the session its LISTEN ran in. */
-	private record Subscription(PGConnection pg, int session) {
+		return connection.unwrap(PGConnection.class);
 	}
 
 	/** Also the probe: it needs an answer from the server, changes nothing, and keeps the backend's query text. */
@@ -210,44 +200,21 @@ public final class PostgresNotificationListener implements WakeupSource {
 		}
 	}
 
-	/**
-	 * The PostgreSQL session (backend pid) the connection's statements run in now; asked before a LISTEN,
-	 * so that the session's last statement in {@code pg_stat_activity} stays the LISTEN.
-	 */
-	private static int session(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery("SELECT pg_backend_pid()")) {
-			result.next();
-			return result.getInt(1);
-		}
-	}
-
-	private void receive(Connection connection, Subscription subscription, Consumer<String> wake)
+	private void receive(Connection connection, PGConnection subscription, Consumer<String> wake)
 			throws SQLException {
 		long nextProbe = System.nanoTime() + PROBE_INTERVAL.toNanos();
 		while (running) {
 			if (System.nanoTime() - nextProbe >= 0) {
-				warnIfMoved(subscription.session(), session(connection));
 				listen(connection);
 				nextProbe = System.nanoTime() + PROBE_INTERVAL.toNanos();
 			}
 			// Blocks on the socket for up to WAIT; a connection closed by the server throws here.
-			PGNotification[] notifications = subscription.pg().getNotifications((int) WAIT.toMillis());
+			PGNotification[] notifications = subscription.getNotifications((int) WAIT.toMillis());
 			if (notifications != null) {
 				for (PGNotification notification : notifications) {
 					wake.accept(notification.getParameter());
 				}
 			}
-		}
-	}
-
-	private void warnIfMoved(int subscribed, int now) {
-		if (subscribed != now && !warnedOfPooler) {
-			warnedOfPooler = true;
-			log.warn("jobqueue's notification connection moved from PostgreSQL session {} to {}: a pooler in "
-					+ "transaction pooling mode (PgBouncer?) sits between, where LISTEN cannot work and notifications "
-					+ "are lost. Set jobqueue.notify=false (without Spring Boot: JobQueues.builder(…).notify(false)) "
-					+ "and prepareThreshold=0 in the JDBC URL; see README, \"Behind PgBouncer\"", subscribed, now);
 		}
 	}
 
