@@ -26,4 +26,9 @@ public record KeySlots(int limit, Duration rate, List<Long> holders, long holder
 	public KeySlots {
 		holders = List.copyOf(holders);
 	}
+
+	/** The same counts with the holders named: read in a statement of their own, after the counts. */
+	public KeySlots withHolders(List<Long> ids) {
+		return new KeySlots(limit, rate, ids, holderCount, waitingBefore, recentStarts, oldestRecentStart);
+	}
 }

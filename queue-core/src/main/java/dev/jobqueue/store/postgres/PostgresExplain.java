@@ -53,10 +53,13 @@ final class PostgresExplain {
 			.query((rs, row) -> {
 				long rate = rs.getLong("concurrency_rate_millis");
 				return new KeySlots(rs.getInt("concurrency_limit"), rs.wasNull() ? null : Duration.ofMillis(rate),
-						holders(key), rs.getLong("holders"), rs.getLong("waiting_before"), rs.getLong("recent_starts"),
+						List.of(), rs.getLong("holders"), rs.getLong("waiting_before"), rs.getLong("recent_starts"),
 						PostgresRows.instant(rs, "oldest_recent_start"));
 			})
-			.optional();
+			.optional()
+			// Named after the counts, not in their row mapper: that would ask for a second connection while the
+			// first still holds the counts' result.
+			.map(slots -> slots.withHolders(holders(key)));
 	}
 
 	private List<Long> holders(String key) {
