@@ -27,9 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat (which also keeps
  * the node's row in the node registry, {@link NodeRegistry}), the watchdog and the scheduler of recurring jobs,
- * and, while this node holds the maintenance lease, the
- * reaper, the pruner and the vacuumer ({@link Maintenance}), each on threads the runtime owns. {@link #stop()}
- * is graceful and never hands over a job whose handler still runs: see {@link #stop()}.
+ * and, while this node holds the maintenance lease, the reaper, the pruner and the vacuumer ({@link Maintenance}),
+ * each on threads the runtime owns. {@link #stop()} is graceful and never hands over a job whose handler still
+ * runs: see {@link #stop()}.
  */
 public final class JobRuntime {
 
