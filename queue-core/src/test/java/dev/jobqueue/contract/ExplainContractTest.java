@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,18 +20,20 @@ import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobExplanation.Reason;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.NewJob.KeySlot;
 import dev.jobqueue.store.NodeEntry;
+import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
 /**
- * {@code JobQueue.explain}: one test per reason, each asserting the sentence README documents. No runtime runs:
- * the nodes are rows written as a runtime writes its own, and jobs are claimed through the store for a node that
- * does nothing with them, so every state holds still while it is explained. Times in sentences are read back from
+ * {@code JobQueue.explain}: one test per reason, each asserting the sentence README documents. No runtime runs
+ * (except where a test says so in its name): the nodes are rows written as a runtime writes its own, and jobs are claimed through the
+ * store for a node that does nothing with them, so every state holds still while it is explained. Times in sentences are read back from
  * the job, to the second, as the sentences print them.
  */
 public abstract class ExplainContractTest {
@@ -229,6 +232,27 @@ public abstract class ExplainContractTest {
 
 		assertExplained(queue.explain(id), Reason.READY,
 				"Job " + id + " is due and a thread is free: a node should start it within a poll interval.");
+	}
+
+	@Test
+	void aRunningRuntimeIsTheNodeThatExplainSeesRunningAndBusy() throws InterruptedException {
+		CountDownLatch release = new CountDownLatch(1);
+		fixture.handle("hold", Greeting.class, (greeting, context) -> {
+			release.await();
+			return null;
+		});
+		JobRuntime runtime = fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().queue("default", 1).build(),
+				new CountingListener());
+		long running = queue.enqueue("hold", new Greeting("Ada", 1));
+		await().until(() -> job(running).state() == JobState.running);
+		long waiting = queue.enqueue("hold", new Greeting("Ada", 2));
+
+		assertThat(queue.explain(running).message()).startsWith("Job " + running + " is running (attempt 1 of 3) on node "
+				+ runtime.owner() + ";");
+		assertExplained(queue.explain(waiting), Reason.NODES_BUSY, "Job " + waiting + " is due, but every thread that "
+				+ "would run it is busy (1 thread of queue 'default', on 1 live node); it is next in line.");
+		release.countDown();
+		await().until(() -> job(waiting).state() == JobState.succeeded);
 	}
 
 	private static void assertExplained(JobExplanation explanation, Reason reason, String message) {
