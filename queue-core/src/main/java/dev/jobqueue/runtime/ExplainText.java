@@ -23,7 +23,10 @@ final class ExplainText {
 		return instant.truncatedTo(ChronoUnit.SECONDS).toString();
 	}
 
-	/** A duration in its largest fitting unit, rounded to the nearest: {@code 40 s}, {@code 4 m}, {@code 3 h}, {@code 2 d}. */
+	/**
+	 * A duration in its largest fitting unit, rounded to the nearest: {@code 40 s}, {@code 4 m}, {@code 3 h},
+	 * {@code 2 d}; {@code under 1 s} below half a second.
+	 */
 	static String duration(Duration duration) {
 		long millis = duration.toMillis();
 		if (millis < 500) {

@@ -43,11 +43,13 @@ final class JobExplainer {
 		Job job = found.get();
 		return switch (job.state()) {
 			case succeeded -> explained(job, Reason.SUCCEEDED, "succeeded at %s.", ExplainText.time(job.finishedAt()));
-			case cancelled -> explained(job, Reason.CANCELLED, "was cancelled at %s.", ExplainText.time(job.finishedAt()));
+			case cancelled -> explained(job, Reason.CANCELLED, "was cancelled at %s.",
+					ExplainText.time(job.finishedAt()));
 			case dead -> explained(job, Reason.DEAD, "is dead after %s; the last failed with: %s",
 					ExplainText.count(job.attempt(), "attempt"), ExplainText.error(job.lastError()));
-			case running -> explained(job, Reason.RUNNING, "is running (attempt %d of %d) on node %s; its lease runs until %s.",
-					job.attempt(), job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
+			case running -> explained(job, Reason.RUNNING,
+					"is running (attempt %d of %d) on node %s; its lease runs until %s.", job.attempt(),
+					job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
 			case ready, blocked -> waiting(job);
 		};
 	}
@@ -65,8 +67,8 @@ final class JobExplainer {
 	private Optional<JobExplanation> paused(Job job) {
 		Instant queue = store.paused(PauseScope.queue).get(job.queue());
 		if (queue != null) {
-			return Optional.of(explained(job, Reason.QUEUE_PAUSED, "waits: queue '%s' is paused, since %s.", job.queue(),
-					ExplainText.time(queue)));
+			return Optional.of(explained(job, Reason.QUEUE_PAUSED, "waits: queue '%s' is paused, since %s.",
+					job.queue(), ExplainText.time(queue)));
 		}
 		Instant kind = store.paused(PauseScope.kind).get(job.kind());
 		return Optional.ofNullable(kind == null ? null : explained(job, Reason.KIND_PAUSED,
@@ -75,7 +77,8 @@ final class JobExplainer {
 
 	private static Optional<JobExplanation> unserved(Job job, List<Node> nodes) {
 		if (nodes.stream().noneMatch(node -> node.queues().containsKey(job.queue()))) {
-			return Optional.of(explained(job, Reason.NO_NODE_FOR_QUEUE, "waits: no live node works queue '%s'.", job.queue()));
+			return Optional.of(explained(job, Reason.NO_NODE_FOR_QUEUE, "waits: no live node works queue '%s'.",
+					job.queue()));
 		}
 		if (nodes.stream().noneMatch(node -> node.serves(job.queue(), job.kind()))) {
 			return Optional.of(explained(job, Reason.NO_NODE_FOR_KIND,
@@ -109,15 +112,23 @@ final class JobExplainer {
 		boolean busy = serving.stream()
 			.allMatch(node -> running.getOrDefault(node.name(), 0) >= node.queues().get(job.queue()));
 		if (!busy) {
-			return explained(job, Reason.READY, "is due and a thread is free: a node should start it within a poll interval.");
+			return explained(job, Reason.READY,
+					"is due and a thread is free: a node should start it within a poll interval.");
 		}
 		int threads = serving.stream().mapToInt(node -> node.queues().get(job.queue())).sum();
-		long ahead = store.readyAhead(job.id(), MAX_AHEAD);
-		String line = ahead == 0 ? "it is next in line."
-				: (ahead >= MAX_AHEAD ? MAX_AHEAD + " or more" : String.valueOf(ahead))
-						+ (ahead == 1 ? " older or higher-priority job is" : " older or higher-priority jobs are") + " ahead of it.";
-		return explained(job, Reason.NODES_BUSY, "is due, but every thread that would run it is busy (%s of queue '%s', on %s); %s",
-				ExplainText.count(threads, "thread"), job.queue(), ExplainText.count(serving.size(), "live node"), line);
+		return explained(job, Reason.NODES_BUSY,
+				"is due, but every thread that would run it is busy (%s of queue '%s', on %s); %s",
+				ExplainText.count(threads, "thread"), job.queue(), ExplainText.count(serving.size(), "live node"),
+				ahead(store.readyAhead(job.id(), MAX_AHEAD)));
+	}
+
+	private static String ahead(long ahead) {
+		if (ahead == 0) {
+			return "it is next in line.";
+		}
+		String count = ahead >= MAX_AHEAD ? MAX_AHEAD + " or more" : String.valueOf(ahead);
+		return count + (ahead == 1 ? " older or higher-priority job is" : " older or higher-priority jobs are")
+				+ " ahead of it.";
 	}
 
 	private static JobExplanation explained(Job job, Reason reason, String predicate, Object... args) {

@@ -40,9 +40,9 @@ final class KeyExplainer {
 
 	private static JobExplanation held(Job job, KeySlots slots) {
 		String held = slots.limit() == 1 ? "its slot is held" : "its " + slots.limit() + " slots are held";
-		return new JobExplanation(job.id(), Reason.CONCURRENCY_KEY_HELD, "Job %d waits for concurrency key '%s': %s by %s.%s"
-			.formatted(job.id(), job.concurrencyKey(), held, ExplainText.jobs(slots.holders(), slots.holderCount()),
-					waitingBefore(slots.waitingBefore())));
+		return new JobExplanation(job.id(), Reason.CONCURRENCY_KEY_HELD,
+				"Job %d waits for concurrency key '%s': %s by %s.%s".formatted(job.id(), job.concurrencyKey(), held,
+						ExplainText.jobs(slots.holders(), slots.holderCount()), waitingBefore(slots.waitingBefore())));
 	}
 
 	/** The window is full, or the job itself started within it (a retry of a rate-limited key waits blocked). */
@@ -73,6 +73,7 @@ final class KeyExplainer {
 		if (count == 0) {
 			return "";
 		}
-		return count == 1 ? " 1 earlier job of the key waits before it." : " " + count + " earlier jobs of the key wait before it.";
+		return count == 1 ? " 1 earlier job of the key waits before it."
+				: " " + count + " earlier jobs of the key wait before it.";
 	}
 }
