@@ -57,12 +57,21 @@ final class NodeRegistry {
 		registered = true;
 	}
 
-	/** Marks this node seen; run by each heartbeat pass. */
+	/**
+	 * Marks this node seen; run by each heartbeat pass, after its leases. A failure is logged, not thrown: the
+	 * heartbeat's health is its leases', and a node not seen for long only reads as stale.
+	 */
 	synchronized void runOnce() {
-		if (registered && !store.touchNode(owner, staleAfter)) {
-			log.info("jobqueue runtime {} was missing from the node registry (not seen for {} ms); recorded again",
-					owner, staleAfter.toMillis());
-			store.registerNode(entry, staleAfter);
+		try {
+			if (registered && !store.touchNode(owner, staleAfter)) {
+				log.info("jobqueue runtime {} was missing from the node registry (not seen for {} ms); recorded again",
+						owner, staleAfter.toMillis());
+				store.registerNode(entry, staleAfter);
+			}
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not mark jobqueue runtime {} seen in the node registry; it reads as stale after {} ms "
+					+ "without a sighting", owner, staleAfter.toMillis(), ex);
 		}
 	}
 
