@@ -147,6 +147,21 @@ public interface JobQueue {
 	/** The kinds paused in the whole cluster, in name order, each with when it was paused. */
 	Map<String, Instant> pausedKinds();
 
+	/**
+	 * Why job {@code id} is not running, or what became of it: the first reason that applies, in the order of
+	 * {@link JobExplanation.Reason}'s constants (README, "Why isn't my job running?"), with a sentence saying it.
+	 * Reads the job, the pauses, the node registry and, as the reason needs, its concurrency key's holders or the
+	 * jobs ahead of it; changes nothing. A job that does not exist is {@link JobExplanation.Reason#NOT_FOUND}.
+	 */
+	JobExplanation explain(long id);
+
+	/**
+	 * The live worker nodes of the whole cluster, in name order: every runtime records itself in the node registry
+	 * when it starts and removes itself when it stops; one not seen for three of its heartbeat intervals (it died,
+	 * or lost the database) is left out, and deleted by the maintenance node.
+	 */
+	List<Node> nodes();
+
 	private static String kindOf(JobArgs args) {
 		if (args == null) {
 			throw new IllegalArgumentException("args must not be null: a JobArgs payload names its kind");

@@ -130,7 +130,10 @@ public final class RuntimeSettings {
 		return lease;
 	}
 
-	/** How often the leases of running jobs are extended; shorter than the lease. */
+	/**
+	 * How often the leases of running jobs are extended, and the node marked seen in the node registry (stale after
+	 * three intervals); shorter than the lease.
+	 */
 	public Duration heartbeatInterval() {
 		return heartbeatInterval;
 	}
@@ -140,7 +143,7 @@ public final class RuntimeSettings {
 		return reaperInterval;
 	}
 
-	/** How often finished jobs past their retention are deleted. */
+	/** How often finished jobs past their retention, and stale nodes of the node registry, are deleted. */
 	public Duration pruneInterval() {
 		return pruneInterval;
 	}

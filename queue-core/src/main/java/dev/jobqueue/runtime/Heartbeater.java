@@ -13,7 +13,8 @@ import dev.jobqueue.store.Lease;
 /**
  * Extends the leases of the jobs this node is running, on its own thread so that a busy or stuck
  * handler cannot starve it. A lease the database no longer grants was taken over, or its job cancelled:
- * the execution is told which, and its thread interrupted.
+ * the execution is told which, and its thread interrupted. Each pass then marks the node seen in the node
+ * registry, after the leases, which matter more.
  */
 final class Heartbeater {
 
@@ -27,15 +28,24 @@ final class Heartbeater {
 
 	private final Duration lease;
 
-	Heartbeater(JobStore store, InFlightJobs inFlight, String owner, Duration lease) {
+	private final NodeRegistry node;
+
+	Heartbeater(JobStore store, InFlightJobs inFlight, String owner, Duration lease, NodeRegistry node) {
 		this.store = store;
 		this.inFlight = inFlight;
 		this.owner = owner;
 		this.lease = lease;
+		this.node = node;
 	}
 
 	/** Returns how many leases were found lost, to another worker or to a cancel. */
 	int runOnce() {
+		int lost = renewLeases();
+		node.runOnce();
+		return lost;
+	}
+
+	private int renewLeases() {
 		// A timed-out execution is not renewed: if its handler ignores the interrupt, its lease runs out
 		// and the job runs elsewhere, while the handler keeps its thread here.
 		List<Lease> leases = inFlight.executions().stream()

@@ -19,9 +19,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
@@ -60,6 +62,8 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final Map<String, Integer> keyLimitsByPrefix;
 
+	private final JobExplainer explainer;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -85,6 +89,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 		this.promoter = new KeyPromoter(store, wakeup);
 		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
+		this.explainer = new JobExplainer(store);
 	}
 
 	/**
@@ -249,6 +254,16 @@ public final class JdbcJobQueue implements JobQueue {
 	@Override
 	public Map<String, Instant> pausedKinds() {
 		return pauses.paused(PauseScope.kind);
+	}
+
+	@Override
+	public JobExplanation explain(long id) {
+		return explainer.explain(id);
+	}
+
+	@Override
+	public List<Node> nodes() {
+		return store.liveNodes();
 	}
 
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options,

@@ -25,10 +25,11 @@ import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat, the
- * watchdog and the scheduler of recurring jobs, and, while this node holds the maintenance lease, the
- * reaper, the pruner and the vacuumer ({@link Maintenance}), each on threads the runtime owns. {@link #stop()}
- * is graceful and never hands over a job whose handler still runs: see {@link #stop()}.
+ * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat (which also keeps
+ * the node's row in the node registry, {@link NodeRegistry}), the watchdog and the scheduler of recurring jobs,
+ * and, while this node holds the maintenance lease, the reaper, the pruner and the vacuumer ({@link Maintenance}),
+ * each on threads the runtime owns. {@link #stop()} is graceful and never hands over a job whose handler still
+ * runs: see {@link #stop()}.
  */
 public final class JobRuntime {
 
@@ -61,6 +62,8 @@ public final class JobRuntime {
 	private final List<Thread> pollerThreads = new ArrayList<>();
 
 	private final Heartbeater heartbeater;
+
+	private final NodeRegistry node;
 
 	/** A new one at each start, closed at each stop: a closed promoter stays closed. */
 	private volatile KeyPromoter promoter;
@@ -113,7 +116,8 @@ public final class JobRuntime {
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
 		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, failures,
 				completions, this::slotFreed);
-		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease());
+		this.node = new NodeRegistry(ownStore, owner, settings.queues(), handlers, settings.heartbeatInterval());
+		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);
 	}
 
@@ -146,6 +150,7 @@ public final class JobRuntime {
 		handlers.verifyUpcasters();
 		List<ScheduledJob> schedules = ScheduledJobs.resolve(handlers, json, settings.retryPolicy());
 		pauseInitially();
+		node.register();
 		running = true;
 		completions.start();
 		settings.queues().forEach(this::startQueue);
@@ -278,6 +283,7 @@ public final class JobRuntime {
 		completions.stop();
 		promoter.close();
 		maintenance.stop();
+		node.deregister();
 		retireLeaseKeepingWhenIdle();
 		pollers.clear();
 		workerPools.clear();

@@ -6,7 +6,7 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * Deletes finished jobs past their retention, in small batches so that no statement holds many row
- * locks or runs long next to the claims.
+ * locks or runs long next to the claims, and the node registry's stale nodes.
  */
 final class Pruner {
 
@@ -33,6 +33,7 @@ final class Pruner {
 			total += deleted;
 		}
 		while (deleted == BATCH);
+		store.deleteStaleNodes();
 		return total;
 	}
 }

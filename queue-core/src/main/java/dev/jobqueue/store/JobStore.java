@@ -12,6 +12,7 @@ import java.util.Set;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.Node;
 
 /**
  * Every statement the queue sends, for one database. Implementations own their SQL; nothing else
@@ -212,6 +213,45 @@ public interface JobStore {
 	 * queue did not see commit). Returns the queues of the jobs it made ready.
 	 */
 	Set<String> promoteWaiting(int maxKeys);
+
+	/**
+	 * Records a node in the node registry, or writes its row again (a node whose row was deleted as stale comes
+	 * back): seen now, stale after {@code staleAfter} unless {@link #touchNode seen} again, by the database's clock.
+	 */
+	void registerNode(NodeEntry node, Duration staleAfter);
+
+	/**
+	 * Marks node {@code name} seen now, stale after {@code staleAfter}: one update of its row. False when it has
+	 * no row (deleted as stale, or never written): the caller then registers it again.
+	 */
+	boolean touchNode(String name, Duration staleAfter);
+
+	/** Removes node {@code name} from the registry: its clean stop. */
+	void removeNode(String name);
+
+	/** The registry's nodes that are not stale, in name order. */
+	List<Node> liveNodes();
+
+	/** Deletes the registry's stale nodes; run by the maintenance node. Returns how many. */
+	int deleteStaleNodes();
+
+	/** The database's clock now: the one every stored time is on. */
+	Instant now();
+
+	/**
+	 * The slots of concurrency key {@code key} as a promotion would count them, and how many of its blocked jobs
+	 * wait before job {@code id}; empty when the key has no blocked job (its first waiting job gives the limit).
+	 */
+	Optional<KeySlots> keySlots(String key, long id);
+
+	/**
+	 * How many due ready jobs of job {@code id}'s queue come before it in claim order (priority, run-at, id),
+	 * counting up to {@code cap}: what a claim of its queue takes first.
+	 */
+	long readyAhead(long id, int cap);
+
+	/** How many jobs of {@code queue} each lease owner (node name) is running. */
+	Map<String, Integer> runningByOwner(String queue);
 
 	/**
 	 * The schema version the migrations recorded in {@code jobqueue_schema_version}; empty when that table

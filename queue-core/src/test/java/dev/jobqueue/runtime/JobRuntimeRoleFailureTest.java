@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -189,6 +190,18 @@ class JobRuntimeRoleFailureTest {
 
 		await().atMost(WAIT).until(() -> runtime.liveness().lastSuccesses().get(JobRuntime.HEARTBEAT).isAfter(started));
 		assertThat(faults.calls("heartbeat")).isZero();
+	}
+
+	@Test
+	void aNodeRegistryWriteThatKeepsFailingLeavesTheHeartbeatHealthy() {
+		start();
+		faults.failNext("touchNode", Integer.MAX_VALUE, () -> new DataAccessResourceFailureException("injected"));
+		int failedAt = faults.calls("touchNode");
+		Instant before = runtime.liveness().lastSuccesses().get(JobRuntime.HEARTBEAT);
+
+		await().atMost(WAIT).until(() -> faults.calls("touchNode") >= failedAt + 3);
+		assertThat(runtime.liveness().lastSuccesses().get(JobRuntime.HEARTBEAT)).isAfter(before);
+		assertThat(overdueRoles()).doesNotContain(JobRuntime.HEARTBEAT);
 	}
 
 	@Test

@@ -15,7 +15,7 @@ public interface TestDatabase extends AutoCloseable {
 	JobStore store();
 
 	/**
-	 * Deletes every job, schedule, pause and maintenance lease, so that each test starts from an empty queue, and
+	 * Deletes every job, schedule, pause, maintenance lease and node, so that each test starts from an empty queue, and
 	 * lifts {@link #refusePoison()}.
 	 */
 	void reset();

@@ -82,13 +82,16 @@ public class JobQueueProperties implements Validator {
 	 */
 	private Duration leaseDuration = Duration.ofSeconds(30);
 
-	/** How often the leases of running jobs are extended. Must be shorter than the lease duration. */
+	/**
+	 * How often the leases of running jobs are extended, and the node marked seen in the node registry (stale after
+	 * three intervals). Must be shorter than the lease duration.
+	 */
 	private Duration heartbeatInterval = Duration.ofSeconds(10);
 
 	/** How often jobs whose lease expired (their worker died) are handed back. */
 	private Duration reaperInterval = Duration.ofSeconds(5);
 
-	/** How often finished jobs past their retention are deleted. */
+	/** How often finished jobs past their retention, and stale nodes of the node registry, are deleted. */
 	private Duration pruneInterval = Duration.ofMinutes(1);
 
 	/**

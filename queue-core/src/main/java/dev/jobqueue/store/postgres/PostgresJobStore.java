@@ -17,11 +17,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.Node;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.KeySlots;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
@@ -31,7 +34,8 @@ import dev.jobqueue.store.ScheduleState;
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
- * {@link PostgresPauses}, {@link PostgresMaintenanceLease} and, for tests, {@link PostgresTestSupport}.
+ * {@link PostgresPauses}, {@link PostgresMaintenanceLease}, {@link PostgresNodes} (the node registry),
+ * {@link PostgresExplain} (what {@code JobQueue.explain} reads) and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -60,6 +64,10 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresPromotions promotions;
 
 	private final PostgresMaintenanceLease maintenanceLease;
+
+	private final PostgresNodes nodes;
+
+	private final PostgresExplain explain;
 
 	private final PostgresTestSupport testSupport;
 
@@ -98,6 +106,8 @@ public final class PostgresJobStore implements JobStore {
 		this.pauses = new PostgresPauses(jdbc, notify);
 		this.promotions = new PostgresPromotions(dataSource, jdbc, notifier);
 		this.maintenanceLease = new PostgresMaintenanceLease(jdbc);
+		this.nodes = new PostgresNodes(jdbc);
+		this.explain = new PostgresExplain(jdbc);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -255,6 +265,51 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Instant> paused(PauseScope scope) {
 		return pauses.paused(scope);
+	}
+
+	@Override
+	public void registerNode(NodeEntry node, Duration staleAfter) {
+		nodes.register(node, staleAfter);
+	}
+
+	@Override
+	public boolean touchNode(String name, Duration staleAfter) {
+		return nodes.touch(name, staleAfter);
+	}
+
+	@Override
+	public void removeNode(String name) {
+		nodes.remove(name);
+	}
+
+	@Override
+	public List<Node> liveNodes() {
+		return nodes.live();
+	}
+
+	@Override
+	public int deleteStaleNodes() {
+		return nodes.deleteStale();
+	}
+
+	@Override
+	public Instant now() {
+		return explain.now();
+	}
+
+	@Override
+	public Optional<KeySlots> keySlots(String key, long id) {
+		return explain.keySlots(key, id);
+	}
+
+	@Override
+	public long readyAhead(long id, int cap) {
+		return explain.readyAhead(id, cap);
+	}
+
+	@Override
+	public Map<String, Integer> runningByOwner(String queue) {
+		return explain.runningByOwner(queue);
 	}
 
 	@Override

@@ -16,13 +16,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
+import dev.jobqueue.Node;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.KeySlots;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
@@ -34,7 +37,8 @@ import dev.jobqueue.store.ScheduleState;
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
- * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteNodes} (the node registry),
+ * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -60,6 +64,10 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenanceLease maintenanceLease;
 
+	private final SqliteNodes nodes;
+
+	private final SqliteExplain explain;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -76,6 +84,8 @@ public final class SqliteJobStore implements JobStore {
 		this.pauses = new SqlitePauses(jdbc, statements);
 		this.promotions = new SqlitePromotions(queue, jdbc, statements);
 		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
+		this.nodes = new SqliteNodes(jdbc, statements);
+		this.explain = new SqliteExplain(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -261,6 +271,51 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Instant> paused(PauseScope scope) {
 		return pauses.paused(scope);
+	}
+
+	@Override
+	public void registerNode(NodeEntry node, Duration staleAfter) {
+		nodes.register(node, staleAfter);
+	}
+
+	@Override
+	public boolean touchNode(String name, Duration staleAfter) {
+		return nodes.touch(name, staleAfter);
+	}
+
+	@Override
+	public void removeNode(String name) {
+		nodes.remove(name);
+	}
+
+	@Override
+	public List<Node> liveNodes() {
+		return nodes.live();
+	}
+
+	@Override
+	public int deleteStaleNodes() {
+		return nodes.deleteStale();
+	}
+
+	@Override
+	public Instant now() {
+		return explain.now();
+	}
+
+	@Override
+	public Optional<KeySlots> keySlots(String key, long id) {
+		return explain.keySlots(key, id);
+	}
+
+	@Override
+	public long readyAhead(long id, int cap) {
+		return explain.readyAhead(id, cap);
+	}
+
+	@Override
+	public Map<String, Integer> runningByOwner(String queue) {
+		return explain.runningByOwner(queue);
 	}
 
 	@Override

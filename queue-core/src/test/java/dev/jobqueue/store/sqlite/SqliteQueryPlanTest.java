@@ -82,6 +82,28 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
+	@Test
+	void explainCountsAKeysHoldersWaitingJobsAndRecentStartsThroughTheKeyIndexes() {
+		assertThat(plan(SqliteExplain.KEY_SLOTS, Map.of("key", "account-1", "id", 42)))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_blocked_idx (concurrency_key=? AND id<?)"))
+			.anySatisfy(step -> assertThat(step).startsWith("SEARCH h USING INDEX jobqueue_job_key_"))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_key_started_idx (concurrency_key=? AND started_at>?)"))
+			.noneSatisfy(step -> assertThat(step).matches("SCAN (jobqueue_job|h|b|s)\\b.*"));
+		assertThat(plan(SqliteExplain.HOLDERS, Map.of("key", "account-1", "max", 10)))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_key_"))
+			.noneSatisfy(step -> assertThat(step).startsWith("SCAN jobqueue_job"));
+	}
+
+	@Test
+	void explainCountsTheJobsAheadInTheReadyIndexAndTheRunningOnesInTheLeaseIndex() {
+		assertThat(plan(SqliteExplain.READY_AHEAD, Map.of("id", 42, "cap", 10_000)))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority<?)"))
+			.noneSatisfy(step -> assertThat(step).matches("SCAN (jobqueue_job|a|j)\\b.*"));
+		assertThat(plan(SqliteExplain.RUNNING_BY_OWNER, Map.of("queue", "default")))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
 	/** The steps of SQLite's plan for {@code sql} on a fresh file, as its {@code detail} column words them. */
 	private static List<String> plan(String sql, Map<String, Object> params) {
 		try (SqliteTestDatabase database = new SqliteTestDatabase()) {

@@ -1,0 +1,75 @@
+package dev.jobqueue.store.sqlite;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Node;
+import dev.jobqueue.store.NodeEntry;
+import dev.jobqueue.store.NodeJson;
+
+/**
+ * The node registry's statements on SQLite ({@code jobqueue_node}, V25), as on PostgreSQL ({@code PostgresNodes}):
+ * each write one statement under the write lock, the times the database's in epoch milliseconds.
+ */
+final class SqliteNodes {
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	SqliteNodes(JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+	}
+
+	void register(NodeEntry node, Duration staleAfter) {
+		statements.write("register node", () -> jdbc.sql("""
+				INSERT INTO jobqueue_node (name, host, version, queues, kinds, started_at, last_seen_at, expires_at)
+				VALUES (:name, :host, :version, :queues, :kinds, CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				        CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				        CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :staleMillis)
+				ON CONFLICT (name) DO UPDATE SET host = excluded.host, version = excluded.version, queues = excluded.queues,
+				    kinds = excluded.kinds, last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at""")
+			.param("name", node.name())
+			.param("host", node.host())
+			.param("version", node.version())
+			.param("queues", NodeJson.queues(node.queues()))
+			.param("kinds", NodeJson.kinds(node.kinds()))
+			.param("staleMillis", staleAfter.toMillis())
+			.update());
+	}
+
+	boolean touch(String name, Duration staleAfter) {
+		return statements.write("touch node", () -> jdbc.sql("""
+				UPDATE jobqueue_node SET last_seen_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :staleMillis
+				WHERE name = :name""")
+			.param("name", name)
+			.param("staleMillis", staleAfter.toMillis())
+			.update()) == 1;
+	}
+
+	void remove(String name) {
+		statements.write("remove node", () -> jdbc.sql("DELETE FROM jobqueue_node WHERE name = :name")
+			.param("name", name)
+			.update());
+	}
+
+	List<Node> live() {
+		return statements.read("live nodes", () -> jdbc.sql("""
+				SELECT name, host, version, queues, kinds, started_at, last_seen_at FROM jobqueue_node
+				WHERE expires_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) ORDER BY name""")
+			.query((rs, row) -> new Node(rs.getString("name"), rs.getString("host"), rs.getString("version"),
+					NodeJson.queues(rs.getString("queues")), NodeJson.kinds(rs.getString("kinds")),
+					SqliteRows.instant(rs, "started_at"), SqliteRows.instant(rs, "last_seen_at")))
+			.list());
+	}
+
+	int deleteStale() {
+		return statements.write("delete stale nodes", () -> jdbc.sql("""
+				DELETE FROM jobqueue_node WHERE expires_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)""")
+			.update());
+	}
+}
