@@ -10,7 +10,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 
 /**
- * The node registry's statements on PostgreSQL ({@code jobqueue_node}, V25): each one statement on the primary key
+ * The node registry's statements on PostgreSQL ({@code jobqueue_node}, V24): each one statement on the primary key
  * or, for the readers and the maintenance node's delete, over a table of one row per node. Times are the
  * database's, so a node is stale by the same clock for every reader.
  */

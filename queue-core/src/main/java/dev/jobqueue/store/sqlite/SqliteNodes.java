@@ -10,7 +10,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 
 /**
- * The node registry's statements on SQLite ({@code jobqueue_node}, V25), as on PostgreSQL ({@code PostgresNodes}):
+ * The node registry's statements on SQLite ({@code jobqueue_node}, V24), as on PostgreSQL ({@code PostgresNodes}):
  * each write one statement under the write lock, the times the database's in epoch milliseconds.
  */
 final class SqliteNodes {

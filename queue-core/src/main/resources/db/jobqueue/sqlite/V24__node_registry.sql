@@ -11,4 +11,4 @@ CREATE TABLE jobqueue_node (
     expires_at   INTEGER NOT NULL
 ) STRICT;
 
-UPDATE jobqueue_schema_version SET version = 25;
+UPDATE jobqueue_schema_version SET version = 24;

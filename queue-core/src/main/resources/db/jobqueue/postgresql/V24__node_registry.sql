@@ -14,4 +14,4 @@ CREATE TABLE jobqueue_node (
     expires_at   timestamptz NOT NULL
 );
 
-UPDATE jobqueue_schema_version SET version = 25;
+UPDATE jobqueue_schema_version SET version = 24;
