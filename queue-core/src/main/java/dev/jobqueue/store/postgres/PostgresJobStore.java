@@ -16,7 +16,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -31,7 +33,8 @@ import dev.jobqueue.store.ScheduleState;
  * clocks still agree on what is due and which lease has expired. The statements live in three
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
- * {@link PostgresPauses}, {@link PostgresMaintenanceLease} and, for tests, {@link PostgresTestSupport}.
+ * {@link PostgresPauses}, {@link PostgresMaintenanceLease}, {@link PostgresSearch} and {@link PostgresBulk} (the
+ * operator's search and bulk operations) and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -60,6 +63,10 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresPromotions promotions;
 
 	private final PostgresMaintenanceLease maintenanceLease;
+
+	private final PostgresSearch search;
+
+	private final PostgresBulk bulk;
 
 	private final PostgresTestSupport testSupport;
 
@@ -98,6 +105,8 @@ public final class PostgresJobStore implements JobStore {
 		this.pauses = new PostgresPauses(jdbc, notify);
 		this.promotions = new PostgresPromotions(dataSource, jdbc, notifier);
 		this.maintenanceLease = new PostgresMaintenanceLease(jdbc);
+		this.search = new PostgresSearch(jdbc);
+		this.bulk = new PostgresBulk(jdbc, notify);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -270,6 +279,31 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return maintenance.countUnfinishedByQueue();
+	}
+
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+		return search.searchIds(query, beforeId, limit);
+	}
+
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
+		return search.findAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return bulk.retryDeadAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return bulk.cancelAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return bulk.deleteFinished(ids);
 	}
 
 	@Override

@@ -15,8 +15,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobCounts;
@@ -34,7 +36,8 @@ import dev.jobqueue.store.ScheduleState;
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
- * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteSearch} and {@link SqliteBulk} (the
+ * operator's search and bulk operations), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -60,6 +63,10 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteMaintenanceLease maintenanceLease;
 
+	private final SqliteSearch search;
+
+	private final SqliteBulk bulk;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -76,6 +83,8 @@ public final class SqliteJobStore implements JobStore {
 		this.pauses = new SqlitePauses(jdbc, statements);
 		this.promotions = new SqlitePromotions(queue, jdbc, statements);
 		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
+		this.search = new SqliteSearch(jdbc, statements);
+		this.bulk = new SqliteBulk(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -270,12 +279,37 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.ALL));
+		return statements.read("count", () -> JobCounts.everyState(jdbc));
 	}
 
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+		return search.searchIds(query, beforeId, limit);
+	}
+
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
+		return search.findAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return bulk.retryDeadAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return bulk.cancelAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return bulk.deleteFinished(ids);
 	}
 
 	@Override
