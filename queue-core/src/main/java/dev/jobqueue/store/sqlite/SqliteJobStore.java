@@ -36,8 +36,8 @@ import dev.jobqueue.store.ScheduleState;
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
- * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteSearch} and {@link SqliteBulk} (the
- * operator's search and bulk operations), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteSearch}, {@link SqliteCounts} and {@link SqliteBulk}
+ * (the operator's search, counts and bulk operations), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -65,6 +65,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteSearch search;
 
+	private final SqliteCounts counts;
+
 	private final SqliteBulk bulk;
 
 	private final SqliteTestSupport testSupport;
@@ -84,6 +86,7 @@ public final class SqliteJobStore implements JobStore {
 		this.promotions = new SqlitePromotions(queue, jdbc, statements);
 		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
 		this.search = new SqliteSearch(jdbc, statements);
+		this.counts = new SqliteCounts(jdbc, statements);
 		this.bulk = new SqliteBulk(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
@@ -279,7 +282,7 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return statements.read("count", () -> JobCounts.everyState(jdbc));
+		return counts.everyState();
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.jobqueue.store.sqlite;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,6 +81,46 @@ class SqliteQueryPlanTest {
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx"))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	/** One finished state: a walk down the finished rows' (state, id) index from the cursor, in order, no sort. */
+	@Test
+	void aSearchOfOneFinishedStateWalksTheFinishedStateIndexDownFromTheCursor() {
+		assertThat(plan(SqliteSearch.FINISHED, search(List.of("dead"), "reports")))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_state_idx (state=? AND id<?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
+	void aSearchOfAnyStatesWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(plan(SqliteSearch.ANY, search(List.of("ready", "running"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** The queues by a loose scan of the finished rows' (queue, state, id) index, each count a range of it. */
+	@Test
+	void theFinishedCountsReadTheFinishedQueueIndexOnly() {
+		assertThat(plan(SqliteCounts.FINISHED, Map.of("cap", JobCounts.FINISHED_CAP)))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue>?)"))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	private static Map<String, Object> search(List<String> states, String queue) {
+		Map<String, Object> params = new HashMap<>();
+		params.put("states", states);
+		params.put("before", Long.MAX_VALUE);
+		params.put("queue", queue);
+		params.put("kind", null);
+		params.put("createdFrom", null);
+		params.put("createdBefore", null);
+		params.put("finishedFrom", null);
+		params.put("finishedBefore", null);
+		params.put("error", null);
+		params.put("limit", 51);
+		return params;
 	}
 
 	/** The steps of SQLite's plan for {@code sql} on a fresh file, as its {@code detail} column words them. */
