@@ -102,6 +102,18 @@ class PostgresSearchPlanTest {
 		}
 	}
 
+	/** A bulk delete's selection: every finished state, of one kind. */
+	@Test
+	void everyFinishedStateOfOneKindIsAWalkOfAnIndexNeverAScanOfTheTable() {
+		JobQuery finished = JobQuery.all().kind("k3").states(JobState.succeeded, JobState.cancelled, JobState.dead);
+
+		for (int runs : List.of(1, 10)) {
+			assertThat(planOfSearch(finished, runs)).as(runs + " runs")
+				.contains("Index")
+				.doesNotContain("Seq Scan");
+		}
+	}
+
 	@Test
 	void readyJobsAreReadFromAnIndexNeverFromAScanOfTheTable() {
 		assertThat(planOfSearch(JobQuery.all().queue("q0").states(JobState.ready), 1))

@@ -58,8 +58,17 @@ final class SqliteSearch {
 		this.statements = statements;
 	}
 
+	/**
+	 * {@link #FINISHED} for one finished state only. For several, SQLite looks each state up in the index and
+	 * sorts all their rows by id before it returns the first page: every batch of a bulk delete of finished
+	 * jobs would read them all. The walk of the table's rowid stops at a page.
+	 */
+	static String statement(JobQuery query) {
+		return query.onlyFinished() && query.states().size() == 1 ? FINISHED : ANY;
+	}
+
 	List<Long> searchIds(JobQuery query, long beforeId, int limit) {
-		return statements.read("search", () -> jdbc.sql(query.onlyFinished() ? FINISHED : ANY)
+		return statements.read("search", () -> jdbc.sql(statement(query))
 			.param("states", query.states().stream().map(JobState::name).toList())
 			.param("before", beforeId)
 			.param("queue", query.queue())

@@ -7,6 +7,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.JobQuery;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.support.SqliteTestDatabase;
 
@@ -94,7 +96,23 @@ class SqliteQueryPlanTest {
 
 	@Test
 	void aSearchOfAnyStatesWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.ready, JobState.running))).isEqualTo(SqliteSearch.ANY);
 		assertThat(plan(SqliteSearch.ANY, search(List.of("ready", "running"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** Several finished states (a bulk delete's): the walk of the rowid, not every row of each state sorted. */
+	@Test
+	void aSearchOfSeveralFinishedStatesWalksTheTableDownFromTheCursorWithNoSort() {
+		JobQuery finished = JobQuery.all().states(JobState.succeeded, JobState.cancelled, JobState.dead);
+
+		assertThat(SqliteSearch.statement(finished)).isEqualTo(SqliteSearch.ANY);
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead))).isEqualTo(SqliteSearch.FINISHED);
+		assertThat(plan(SqliteSearch.FINISHED, search(List.of("succeeded", "dead"), null)))
+			.as("why: the finished rows' index would sort")
+			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded", "cancelled", "dead"), null)))
 			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
