@@ -139,6 +139,22 @@ public abstract class BulkContractTest {
 	}
 
 	@Test
+	void inTheCallersTransactionEveryBatchJoinsItAndGoesWithItsRollback() {
+		long dead = jobs.dead("default", "joined", "boom");
+		long succeeded = jobs.succeeded("default", "joined");
+
+		Long changed = fixture.transactions().execute(status -> {
+			long n = fixture.queue().retryAll(JobQuery.all().kind("joined"))
+					+ fixture.queue().deleteFinished(JobQuery.all().kind("joined"));
+			status.setRollbackOnly();
+			return n;
+		});
+
+		assertThat(changed).isEqualTo(2);
+		assertThat(states(dead, succeeded)).containsExactly(JobState.dead, JobState.succeeded);
+	}
+
+	@Test
 	void badInputIsRefusedAndChangesNothing() {
 		long dead = jobs.dead("default", "bad", "boom");
 		List<Long> withNull = new ArrayList<>(Arrays.asList(dead, null));

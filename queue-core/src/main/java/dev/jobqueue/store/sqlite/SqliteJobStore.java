@@ -36,8 +36,9 @@ import dev.jobqueue.store.ScheduleState;
  * share one clock reading per statement. The statements are grouped by role: {@link SqliteEnqueue},
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
- * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteSearch}, {@link SqliteCounts} and {@link SqliteBulk}
- * (the operator's search, counts and bulk operations), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteSearch}, {@link SqliteCounts}
+ * and {@link SqliteBulk} (the operator's search, counts and bulk operations), {@link SqliteTestSupport} (for
+ * tests).
  */
 public final class SqliteJobStore implements JobStore {
 
