@@ -9,8 +9,9 @@ import dev.jobqueue.store.JobCounts;
 
 /**
  * The counts by queue and state on SQLite: {@link JobCounts#FINISHED} with its loose scan of the queues held
- * to the {@code (queue, state, id)} index (INDEXED BY). SQLite, with no statistics, took the {@code (state, id)}
- * index for it, which is not in queue order: it read every finished row and sorted them, once per queue.
+ * to the {@code (queue, state, id)} index (INDEXED BY). SQLite, with no statistics, picks among indexes of the
+ * same rows by rules of thumb: while V26 still had an index of every finished row by {@code (state, id)}, which
+ * is not in queue order, it took that one, read every finished row and sorted them, once per queue.
  */
 final class SqliteCounts {
 

@@ -40,9 +40,10 @@ final class SqliteMaintenance {
 
 	/**
 	 * The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. INDEXED BY,
-	 * because the search's index of finished rows by {@code (state, id)} (V26) holds the same rows, and SQLite,
-	 * with no statistics, took it: three lookups by state, every finished row read and sorted by finished time,
-	 * under the write lock.
+	 * because the search's index of finished rows by {@code (queue, state, id)} (V26) holds the same rows, and
+	 * SQLite, with no statistics, picks among such indexes by rules of thumb: while V26 still had an index of
+	 * every finished row by {@code (state, id)}, it took that one, looked the three states up and sorted every
+	 * finished row by finished time, under the write lock.
 	 */
 	static final String PRUNE = """
 			DELETE FROM jobqueue_job WHERE id IN (

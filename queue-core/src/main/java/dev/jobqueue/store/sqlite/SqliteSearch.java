@@ -1,7 +1,9 @@
 package dev.jobqueue.store.sqlite;
 
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -12,20 +14,38 @@ import dev.jobqueue.JobState;
 /**
  * The search of jobs on SQLite, as on PostgreSQL ({@code PostgresSearch}): ids newest first by keyset, then
  * the rows of a page by id. SQLite plans a statement once, whatever its parameters, so an unset filter's
- * {@code :x IS NULL OR …} stays a condition on each row walked rather than an index condition; the state,
- * always given, is the one that picks the index.
+ * {@code :x IS NULL OR …} stays a condition on each row walked rather than an index condition: the state,
+ * always given, and the queue, when set, pick the text and so the index.
  */
 final class SqliteSearch {
 
 	/**
-	 * When every state asked for is a finished one. SQLite uses a partial index only when the statement holds
-	 * the index's predicate as written, hence the literal {@code state IN (…)}: with it, one state is a walk of
-	 * the finished rows' {@code (state, id)} index downwards from the cursor, with no sort.
+	 * One rare finished state, cancelled or dead, in every queue. SQLite uses a partial index only when the
+	 * statement holds the index's predicate as written, hence the literal {@code state IN (…)}: with it, a walk
+	 * of their {@code (state, id)} index downwards from the cursor, with no sort.
 	 */
-	static final String FINISHED = """
+	static final String CANCELLED_OR_DEAD = """
 			SELECT id FROM jobqueue_job
-			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND id < :before
+			WHERE state IN ('cancelled', 'dead') AND state IN (:states) AND id < :before
 			  AND (:queue IS NULL OR queue = :queue)
+			  AND (:kind IS NULL OR kind = :kind)
+			  AND (:createdFrom IS NULL OR created_at >= :createdFrom)
+			  AND (:createdBefore IS NULL OR created_at < :createdBefore)
+			  AND (:finishedFrom IS NULL OR finished_at >= :finishedFrom)
+			  AND (:finishedBefore IS NULL OR finished_at < :finishedBefore)
+			  AND (:error IS NULL OR instr(last_error, :error) > 0)
+			ORDER BY id DESC
+			LIMIT :limit""";
+
+	/**
+	 * One finished state of one queue: the literal {@code state IN (…)} of the finished rows' index and the
+	 * queue as an equality, not {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. A
+	 * walk of {@code (queue, state, id)} downwards from the cursor, with no sort.
+	 */
+	static final String FINISHED_IN_QUEUE = """
+			SELECT id FROM jobqueue_job
+			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND queue = :queue
+			  AND id < :before
 			  AND (:kind IS NULL OR kind = :kind)
 			  AND (:createdFrom IS NULL OR created_at >= :createdFrom)
 			  AND (:createdBefore IS NULL OR created_at < :createdBefore)
@@ -49,6 +69,8 @@ final class SqliteSearch {
 			ORDER BY id DESC
 			LIMIT :limit""";
 
+	private static final Set<JobState> RARE = EnumSet.of(JobState.cancelled, JobState.dead);
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -59,12 +81,20 @@ final class SqliteSearch {
 	}
 
 	/**
-	 * {@link #FINISHED} for one finished state only. For several, SQLite looks each state up in the index and
-	 * sorts all their rows by id before it returns the first page: every batch of a bulk delete of finished
-	 * jobs would read them all. The walk of the table's rowid stops at a page.
+	 * The index walks above for one finished state; anything else walks the rowid down from the cursor, which
+	 * stops at a page. For several states, SQLite looks each up in an index and sorts all their rows by id
+	 * before it returns the first page: every batch of a bulk delete of finished jobs would read them all.
+	 * Succeeded jobs in every queue have no index of their own (a completion would pay for it): they are most of
+	 * a table that keeps finished jobs, and the walk of the rowid meets a page of them within a few pages.
 	 */
 	static String statement(JobQuery query) {
-		return query.onlyFinished() && query.states().size() == 1 ? FINISHED : ANY;
+		if (query.states().size() != 1 || !query.onlyFinished()) {
+			return ANY;
+		}
+		if (query.queue() != null) {
+			return FINISHED_IN_QUEUE;
+		}
+		return RARE.containsAll(query.states()) ? CANCELLED_OR_DEAD : ANY;
 	}
 
 	List<Long> searchIds(JobQuery query, long beforeId, int limit) {

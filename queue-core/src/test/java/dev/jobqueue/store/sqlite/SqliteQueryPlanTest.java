@@ -85,12 +85,41 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
-	/** One finished state: a walk down the finished rows' (state, id) index from the cursor, in order, no sort. */
+	/** Cancelled or dead, the rare finished states, in every queue: a walk down their (state, id) index, no sort. */
 	@Test
-	void aSearchOfOneFinishedStateWalksTheFinishedStateIndexDownFromTheCursor() {
-		assertThat(plan(SqliteSearch.FINISHED, search(List.of("dead"), "reports")))
-			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_state_idx (state=? AND id<?)"))
+	void aSearchOfOneRareFinishedStateWalksTheCancelledAndDeadIndexDownFromTheCursor() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead))).isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.cancelled)))
+			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
+		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD, search(List.of("dead"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_cancelled_dead_idx (state=? AND id<?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** One finished state of one queue, common or rare: a walk down the finished rows' (queue, state, id) index. */
+	@Test
+	void aSearchOfOneFinishedStateOfOneQueueWalksTheFinishedQueueIndexDownFromTheCursor() {
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded)))
+			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.dead)))
+			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
+		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded"), "reports")))
+			.anySatisfy(step -> assertThat(step)
+				.contains("USING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=? AND id<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/**
+	 * No index holds the succeeded rows of every queue: each completion would write an entry in it. None is
+	 * needed: they are most of a table that keeps finished jobs, so the walk of the rowid newest first meets a
+	 * page of them within a few pages.
+	 */
+	@Test
+	void aSearchOfSucceededJobsInEveryQueueWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.succeeded))).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
@@ -108,8 +137,8 @@ class SqliteQueryPlanTest {
 		JobQuery finished = JobQuery.all().states(JobState.succeeded, JobState.cancelled, JobState.dead);
 
 		assertThat(SqliteSearch.statement(finished)).isEqualTo(SqliteSearch.ANY);
-		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead))).isEqualTo(SqliteSearch.FINISHED);
-		assertThat(plan(SqliteSearch.FINISHED, search(List.of("succeeded", "dead"), null)))
+		assertThat(SqliteSearch.statement(finished.queue("reports"))).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
 			.as("why: the finished rows' index would sort")
 			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded", "cancelled", "dead"), null)))
