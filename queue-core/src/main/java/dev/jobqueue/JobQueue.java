@@ -2,6 +2,7 @@ package dev.jobqueue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -161,6 +162,63 @@ public interface JobQueue {
 	 * or lost the database) is left out, and deleted by the maintenance node.
 	 */
 	List<Node> nodes();
+
+	/**
+	 * The first page of the jobs {@code query} selects, newest first (highest id first). Each page costs the
+	 * same however deep it is (a keyset on the id, never OFFSET), and jobs enqueued while a caller pages
+	 * through appear before its first page, never in or between later ones. A job is shown as read when its
+	 * page is read: one that changed state meanwhile may no longer match the query.
+	 * @throws IllegalArgumentException for a null query
+	 */
+	default JobPage search(JobQuery query) {
+		return search(query, null);
+	}
+
+	/**
+	 * The page after the one whose {@link JobPage#nextCursor()} is {@code cursor} (null: the first page).
+	 * @throws IllegalArgumentException for a null query, or a cursor that no page gave
+	 */
+	JobPage search(JobQuery query, String cursor);
+
+	/**
+	 * Jobs by queue, then state, in the whole cluster, cheap however many finished jobs the table keeps:
+	 * blocked, ready and running are exact; succeeded, cancelled and dead are counted up to 10,000 per queue
+	 * and state ({@code JobCounts.FINISHED_CAP}), so that value means "at least 10,000". States with no job are
+	 * left out.
+	 */
+	Map<String, Map<JobState, Long>> countByQueueAndState();
+
+	/**
+	 * Retries ({@link #retry(long)}) every dead job {@code query} selects (its other states are ignored), in
+	 * batches of 1,000, each a transaction of its own unless the caller's transaction is under way; returns how
+	 * many were retried. A dead job whose unique key an unfinished job holds stays dead, and so do all but the
+	 * newest of several dead jobs of one kind and unique key; a job with a concurrency key goes back to blocked
+	 * and waits for its key's slot, as a new one does.
+	 * @throws IllegalArgumentException for a null query
+	 */
+	long retryAll(JobQuery query);
+
+	/** {@link #retryAll(JobQuery)} for the jobs of {@code ids}; those that are not dead are left alone. */
+	long retryAll(Collection<Long> ids);
+
+	/**
+	 * Cancels ({@link #cancel(long)}) every job {@code query} selects that can be cancelled: blocked, ready and
+	 * running ones, and dead ones that hold their concurrency key's slot. In batches of 1,000 as
+	 * {@link #retryAll(JobQuery)}; returns how many were cancelled. {@code JobQuery.all()} cancels every
+	 * unfinished job: narrow the query (a queue, a kind, {@code states(JobState.ready)}) to cancel fewer.
+	 * @throws IllegalArgumentException for a null query
+	 */
+	long cancelAll(JobQuery query);
+
+	/** {@link #cancelAll(JobQuery)} for the jobs of {@code ids}; those that cannot be cancelled are left alone. */
+	long cancelAll(Collection<Long> ids);
+
+	/**
+	 * Deletes every finished job (succeeded, dead, cancelled) that {@code query} selects, in batches of 1,000
+	 * as {@link #retryAll(JobQuery)}; returns how many were deleted. Unfinished jobs are never deleted.
+	 * @throws IllegalArgumentException for a null query
+	 */
+	long deleteFinished(JobQuery query);
 
 	private static String kindOf(JobArgs args) {
 		if (args == null) {

@@ -3,6 +3,7 @@ package dev.jobqueue.runtime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,6 +22,8 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobListener;
+import dev.jobqueue.JobPage;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
@@ -64,6 +67,10 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final JobExplainer explainer;
 
+	private final JobSearch search;
+
+	private final BulkOperations bulk;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -90,6 +97,8 @@ public final class JdbcJobQueue implements JobQueue {
 		this.promoter = new KeyPromoter(store, wakeup);
 		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
 		this.explainer = new JobExplainer(store);
+		this.search = new JobSearch(store);
+		this.bulk = new BulkOperations(store, promoter, this::afterCommit);
 	}
 
 	/**
@@ -224,6 +233,41 @@ public final class JdbcJobQueue implements JobQueue {
 					+ holder + "; retry it once that job has finished");
 		});
 		return false;
+	}
+
+	@Override
+	public JobPage search(JobQuery query, String cursor) {
+		return search.search(query, cursor);
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		return store.countByQueueAndState();
+	}
+
+	@Override
+	public long retryAll(JobQuery query) {
+		return bulk.retryAll(query);
+	}
+
+	@Override
+	public long retryAll(Collection<Long> ids) {
+		return bulk.retryAll(ids);
+	}
+
+	@Override
+	public long cancelAll(JobQuery query) {
+		return bulk.cancelAll(query);
+	}
+
+	@Override
+	public long cancelAll(Collection<Long> ids) {
+		return bulk.cancelAll(ids);
+	}
+
+	@Override
+	public long deleteFinished(JobQuery query) {
+		return bulk.deleteFinished(query);
 	}
 
 	@Override

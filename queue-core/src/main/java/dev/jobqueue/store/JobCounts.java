@@ -1,5 +1,7 @@
 package dev.jobqueue.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -8,11 +10,48 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.JobState;
 
-/** The counting statements, the same on both databases, and the map they fill. */
+/**
+ * The counting statements, the same on both databases, and the map they fill. None reads every row: the
+ * unfinished states are counted from the partial indexes that hold just their rows, the finished ones up to
+ * {@link #FINISHED_CAP}.
+ */
 public final class JobCounts {
 
-	/** Every state: a scan of the whole table, finished rows included. */
-	public static final String ALL = "SELECT queue, state, count(*) FROM jobqueue_job GROUP BY queue, state";
+	/**
+	 * How far each finished state of each queue is counted: an index-only walk of at most this many entries
+	 * of the finished rows' index, a few milliseconds, where an exact count read every finished row the table
+	 * keeps (a million after a day at 12 jobs a second).
+	 */
+	public static final int FINISHED_CAP = 10_000;
+
+	/**
+	 * Succeeded, cancelled and dead, each counted up to {@code :cap} per queue, from the index of finished rows
+	 * by {@code (queue, state, id)}. The queues are found by a loose index scan: one descent of the index per
+	 * queue (the next queue name above the last one), not a read of its entries. Each literal
+	 * {@code state IN (…)} repeats the index's predicate, which SQLite needs to see as is to use a partial index.
+	 * SQLite runs it as {@code SqliteCounts.FINISHED}, which names the index of the loose scan.
+	 */
+	public static final String FINISHED = """
+			WITH RECURSIVE queues (queue) AS (
+			    SELECT (SELECT queue FROM jobqueue_job WHERE state IN ('succeeded', 'cancelled', 'dead')
+			            ORDER BY queue LIMIT 1)
+			    UNION ALL
+			    SELECT (SELECT j.queue FROM jobqueue_job j
+			            WHERE j.state IN ('succeeded', 'cancelled', 'dead') AND j.queue > queues.queue
+			            ORDER BY j.queue LIMIT 1)
+			    FROM queues WHERE queues.queue IS NOT NULL
+			), finished (state) AS (
+			    SELECT 'succeeded' UNION ALL SELECT 'cancelled' UNION ALL SELECT 'dead'
+			), counted AS (
+			    SELECT queues.queue, finished.state,
+			           (SELECT count(*) FROM (SELECT 1 FROM jobqueue_job j
+			                                  WHERE j.state IN ('succeeded', 'cancelled', 'dead')
+			                                    AND j.queue = queues.queue AND j.state = finished.state
+			                                  LIMIT :cap) capped) AS n
+			    FROM queues CROSS JOIN finished
+			    WHERE queues.queue IS NOT NULL
+			)
+			SELECT queue, state, n FROM counted WHERE n > 0""";
 
 	/**
 	 * Blocked, ready and running only, each part answered by the partial index that holds its rows: the
@@ -30,13 +69,31 @@ public final class JobCounts {
 	private JobCounts() {
 	}
 
-	/** Runs one of the statements above: counts by queue, then by state. */
+	/** {@link #UNFINISHED} and {@link #FINISHED} together: what {@link JobStore#countByQueueAndState} answers. */
+	public static Map<String, Map<JobState, Long>> everyState(JdbcClient jdbc) {
+		return everyState(jdbc, FINISHED);
+	}
+
+	/** As {@link #everyState(JdbcClient)}, with the database's own form of {@link #FINISHED}. */
+	public static Map<String, Map<JobState, Long>> everyState(JdbcClient jdbc, String finished) {
+		Map<String, Map<JobState, Long>> counts = query(jdbc, UNFINISHED);
+		jdbc.sql(finished).param("cap", FINISHED_CAP).query(rs -> {
+			add(counts, rs);
+		});
+		return counts;
+	}
+
+	/** Runs one of the statements above that takes no parameter: counts by queue, then by state. */
 	public static Map<String, Map<JobState, Long>> query(JdbcClient jdbc, String sql) {
 		Map<String, Map<JobState, Long>> counts = new TreeMap<>();
 		jdbc.sql(sql).query(rs -> {
-			counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
-				.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
+			add(counts, rs);
 		});
 		return counts;
+	}
+
+	private static void add(Map<String, Map<JobState, Long>> counts, ResultSet rs) throws SQLException {
+		counts.computeIfAbsent(rs.getString(1), q -> new EnumMap<>(JobState.class))
+			.put(JobState.valueOf(rs.getString(2)), rs.getLong(3));
 	}
 }

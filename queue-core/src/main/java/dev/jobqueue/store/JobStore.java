@@ -11,6 +11,7 @@ import java.util.Set;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
 
@@ -260,7 +261,12 @@ public interface JobStore {
 	 */
 	OptionalInt schemaVersion();
 
-	/** Job counts by queue and state, every state: a scan of the whole table, finished rows included. */
+	/**
+	 * Job counts by queue and state, cheap however many finished rows the table keeps: blocked, ready and running
+	 * exactly, as {@link #countUnfinishedByQueue}; succeeded, cancelled and dead each up to
+	 * {@link JobCounts#FINISHED_CAP}, read from the index of finished rows, so a count at the cap means at least
+	 * that many. States with no job are left out.
+	 */
 	Map<String, Map<JobState, Long>> countByQueueAndState();
 
 	/**
@@ -268,6 +274,29 @@ public interface JobStore {
 	 * rows: the cost follows the backlog and the jobs in flight, not the finished rows the table keeps.
 	 */
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue();
+
+	/**
+	 * The ids of up to {@code limit} jobs that {@code query} selects (its page size aside) with an id below
+	 * {@code beforeId}, highest first: a page of a search, or a batch of a bulk operation. Keyset pagination,
+	 * never OFFSET, so each page costs the same however deep it is, and jobs enqueued meanwhile (higher ids)
+	 * never shift the pages after the first.
+	 */
+	List<Long> searchIds(JobQuery query, long beforeId, int limit);
+
+	/** The jobs of {@code ids} that exist, highest id first. */
+	List<Job> findAll(Collection<Long> ids);
+
+	/**
+	 * {@link #retryDead} for each of {@code ids}, in one statement; returns the jobs it retried. Of several dead
+	 * jobs in {@code ids} with the same kind and unique key only the newest is retried: once it is, it holds the key.
+	 */
+	List<ChangedJob> retryDeadAll(Collection<Long> ids);
+
+	/** {@link #cancel} for each of {@code ids}, in one statement; returns the jobs it cancelled. */
+	List<ChangedJob> cancelAll(Collection<Long> ids);
+
+	/** Deletes those of {@code ids} that are finished (succeeded, dead or cancelled), in one statement. */
+	List<ChangedJob> deleteFinished(Collection<Long> ids);
 
 	/**
 	 * The highest job id the table holds, 0 when it is empty: ids only grow, so every job enqueued after

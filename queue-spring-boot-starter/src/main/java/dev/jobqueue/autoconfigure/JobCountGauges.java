@@ -27,8 +27,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * are cached: however often the registry is scraped, and however many gauges read them, the database
  * answers at most once per period. Ready and running jobs, the ones someone on call watches, are
  * counted every {@link #REFRESH} from the partial indexes that hold just them. The finished states are
- * counted every {@link #FINISHED_REFRESH}, because that count scans every finished row the table keeps
- * (a day of succeeded jobs by default). They are counts of the whole table, so every node reports the
+ * counted every {@link #FINISHED_REFRESH}, each up to {@code JobCounts.FINISHED_CAP} per queue (an exact count
+ * would read every finished row the table keeps, a day of succeeded jobs by default), so a gauge at the cap
+ * means at least that many. They are counts of the whole table, so every node reports the
  * same values. The paused queues are read every {@link #REFRESH} too, from their small table. A queue
  * gets its gauges when it is configured, found at startup (with jobs, or paused), or seen in an enqueue
  * or a claim; registering never happens inside a scrape.

@@ -16,8 +16,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
+import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
@@ -35,7 +37,8 @@ import dev.jobqueue.store.ScheduleState;
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
  * {@link PostgresPauses}, {@link PostgresMaintenanceLease}, {@link PostgresNodes} (the node registry),
- * {@link PostgresExplain} (what {@code JobQueue.explain} reads) and, for tests, {@link PostgresTestSupport}.
+ * {@link PostgresExplain} (what {@code JobQueue.explain} reads), {@link PostgresSearch} and {@link PostgresBulk}
+ * (the operator's search and bulk operations) and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -68,6 +71,10 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresNodes nodes;
 
 	private final PostgresExplain explain;
+
+	private final PostgresSearch search;
+
+	private final PostgresBulk bulk;
 
 	private final PostgresTestSupport testSupport;
 
@@ -108,6 +115,8 @@ public final class PostgresJobStore implements JobStore {
 		this.maintenanceLease = new PostgresMaintenanceLease(jdbc);
 		this.nodes = new PostgresNodes(jdbc);
 		this.explain = new PostgresExplain(jdbc);
+		this.search = new PostgresSearch(jdbc);
+		this.bulk = new PostgresBulk(jdbc, notify);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -325,6 +334,31 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return maintenance.countUnfinishedByQueue();
+	}
+
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+		return search.searchIds(query, beforeId, limit);
+	}
+
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
+		return search.findAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return bulk.retryDeadAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return bulk.cancelAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return bulk.deleteFinished(ids);
 	}
 
 	@Override

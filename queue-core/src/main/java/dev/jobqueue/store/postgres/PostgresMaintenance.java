@@ -137,7 +137,7 @@ final class PostgresMaintenance {
 	}
 
 	Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return JobCounts.query(jdbc, JobCounts.ALL);
+		return JobCounts.everyState(jdbc);
 	}
 
 	Map<String, Map<JobState, Long>> countUnfinishedByQueue() {

@@ -15,9 +15,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobCounts;
@@ -38,7 +40,8 @@ import dev.jobqueue.store.ScheduleState;
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
  * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteNodes} (the node registry),
- * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteSearch}, {@link SqliteCounts} and
+ * {@link SqliteBulk} (the operator's search, counts and bulk operations), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -68,6 +71,12 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteExplain explain;
 
+	private final SqliteSearch search;
+
+	private final SqliteCounts counts;
+
+	private final SqliteBulk bulk;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -86,6 +95,9 @@ public final class SqliteJobStore implements JobStore {
 		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
 		this.nodes = new SqliteNodes(jdbc, statements);
 		this.explain = new SqliteExplain(jdbc, statements);
+		this.search = new SqliteSearch(jdbc, statements);
+		this.counts = new SqliteCounts(jdbc, statements);
+		this.bulk = new SqliteBulk(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -325,12 +337,37 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.ALL));
+		return counts.everyState();
 	}
 
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+		return search.searchIds(query, beforeId, limit);
+	}
+
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
+		return search.findAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return bulk.retryDeadAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return bulk.cancelAll(ids);
+	}
+
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return bulk.deleteFinished(ids);
 	}
 
 	@Override

@@ -58,6 +58,16 @@ final class SqliteRows {
 		return JSON.writeValueAsString(versions);
 	}
 
+	/** {@code [id, …]}. */
+	static String idsJson(Collection<Long> ids) {
+		return JSON.writeValueAsString(ids);
+	}
+
+	/** Epoch milliseconds, as times are stored; null stays null. */
+	static Long millis(Instant instant) {
+		return instant == null ? null : instant.toEpochMilli();
+	}
+
 	/** {@code [[id, token], …]}. */
 	static String leasesJson(Collection<Lease> leases) {
 		return JSON.writeValueAsString(leases.stream().map(l -> List.of(l.jobId(), l.token())).toList());

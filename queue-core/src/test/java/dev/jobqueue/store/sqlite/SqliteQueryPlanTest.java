@@ -1,11 +1,14 @@
 package dev.jobqueue.store.sqlite;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.JobQuery;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.support.SqliteTestDatabase;
 
@@ -102,6 +105,91 @@ class SqliteQueryPlanTest {
 		assertThat(plan(SqliteExplain.RUNNING_BY_OWNER, Map.of("queue", "default")))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	/** Cancelled or dead, the rare finished states, in every queue: a walk down their (state, id) index, no sort. */
+	@Test
+	void aSearchOfOneRareFinishedStateWalksTheCancelledAndDeadIndexDownFromTheCursor() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead))).isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.cancelled)))
+			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
+		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD, search(List.of("dead"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_cancelled_dead_idx (state=? AND id<?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** One finished state of one queue, common or rare: a walk down the finished rows' (queue, state, id) index. */
+	@Test
+	void aSearchOfOneFinishedStateOfOneQueueWalksTheFinishedQueueIndexDownFromTheCursor() {
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded)))
+			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.dead)))
+			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
+		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded"), "reports")))
+			.anySatisfy(step -> assertThat(step)
+				.contains("USING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=? AND id<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/**
+	 * No index holds the succeeded rows of every queue: each completion would write an entry in it. None is
+	 * needed: they are most of a table that keeps finished jobs, so the walk of the rowid newest first meets a
+	 * page of them within a few pages.
+	 */
+	@Test
+	void aSearchOfSucceededJobsInEveryQueueWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.succeeded))).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
+	void aSearchOfAnyStatesWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.ready, JobState.running))).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.ANY, search(List.of("ready", "running"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** Several finished states (a bulk delete's): the walk of the rowid, not every row of each state sorted. */
+	@Test
+	void aSearchOfSeveralFinishedStatesWalksTheTableDownFromTheCursorWithNoSort() {
+		JobQuery finished = JobQuery.all().states(JobState.succeeded, JobState.cancelled, JobState.dead);
+
+		assertThat(SqliteSearch.statement(finished)).isEqualTo(SqliteSearch.ANY);
+		assertThat(SqliteSearch.statement(finished.queue("reports"))).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
+			.as("why: the finished rows' index would sort")
+			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded", "cancelled", "dead"), null)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	/** The queues by a loose scan of the finished rows' (queue, state, id) index, each count a range of it. */
+	@Test
+	void theFinishedCountsReadTheFinishedQueueIndexOnly() {
+		assertThat(plan(SqliteCounts.FINISHED, Map.of("cap", JobCounts.FINISHED_CAP)))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue>?)"))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	private static Map<String, Object> search(List<String> states, String queue) {
+		Map<String, Object> params = new HashMap<>();
+		params.put("states", states);
+		params.put("before", Long.MAX_VALUE);
+		params.put("queue", queue);
+		params.put("kind", null);
+		params.put("createdFrom", null);
+		params.put("createdBefore", null);
+		params.put("finishedFrom", null);
+		params.put("finishedBefore", null);
+		params.put("error", null);
+		params.put("limit", 51);
+		return params;
 	}
 
 	/** The steps of SQLite's plan for {@code sql} on a fresh file, as its {@code detail} column words them. */

@@ -1,0 +1,88 @@
+package dev.jobqueue.store.postgres;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.ChangedJob;
+
+/**
+ * The operator's bulk operations on PostgreSQL: each changes a batch of jobs named by id in one statement,
+ * under the same conditions as its one-job form, so that the state machine and the fencing hold row by row.
+ * Each locks its rows in id order first ({@code ORDER BY id FOR UPDATE}): two batches that overlap then
+ * wait for each other instead of deadlocking, and a claim, which skips locked rows, passes them over.
+ */
+final class PostgresBulk {
+
+	private final JdbcClient jdbc;
+
+	private final boolean notify;
+
+	PostgresBulk(JdbcClient jdbc, boolean notify) {
+		this.jdbc = jdbc;
+		this.notify = notify;
+	}
+
+	/**
+	 * As {@code PostgresMaintenance.retryDead}, row by row: a job with a concurrency key goes back to blocked,
+	 * and a dead job whose unique key an unfinished job holds stays dead. The second NOT EXISTS keeps all but
+	 * the newest of the batch's dead jobs of one kind and key dead: retried together they would all pass the
+	 * first, which reads the statement's snapshot, and the unique index would refuse the second.
+	 */
+	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job j
+				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				    finished_at = NULL
+				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
+				  AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                    AND holder.state IN ('blocked', 'ready', 'running'))
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
+				                  WHERE newer.id = ANY(CAST(:ids AS bigint[])) AND newer.id > j.id AND newer.state = 'dead'
+				                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
+				RETURNING id, queue, concurrency_key,
+				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""")
+			.param("ids", ids.toArray(Long[]::new))
+			.param("notify", notify)
+			.query(PostgresBulk::changed)
+			.list();
+	}
+
+	/**
+	 * As {@code PostgresHandlerControl.cancel}, row by row: a running job keeps its lease token, so that its
+	 * worker learns of the cancel, and the state change alone fences off that worker's outcome.
+	 */
+	List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
+				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+			.param("ids", ids.toArray(Long[]::new))
+			.param("notify", notify)
+			.query(PostgresBulk::changed)
+			.list();
+	}
+
+	/** Finished jobs only; a dead one that held its key's slot frees it, which the caller's promotion hands on. */
+	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return jdbc.sql("""
+				DELETE FROM jobqueue_job
+				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
+				  AND state IN ('succeeded', 'cancelled', 'dead')
+				RETURNING id, queue, concurrency_key""")
+			.param("ids", ids.toArray(Long[]::new))
+			.query(PostgresBulk::changed)
+			.list();
+	}
+
+	private static ChangedJob changed(ResultSet rs, int row) throws SQLException {
+		return new ChangedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("concurrency_key"));
+	}
+}

@@ -1,0 +1,78 @@
+package dev.jobqueue.store.sqlite;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.ChangedJob;
+
+/**
+ * The operator's bulk operations on SQLite, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by
+ * id, changed in one statement under the conditions of the one-job form. One statement holds the write lock
+ * once for the whole batch, which is why a batch is bounded: a claim waits for it.
+ */
+final class SqliteBulk {
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	SqliteBulk(JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+	}
+
+	/**
+	 * As {@code SqliteJobStore.retryDead}, row by row; the second NOT EXISTS retries only the newest of the
+	 * batch's dead jobs of one kind and unique key, which then holds the key (PostgresBulk says why).
+	 */
+	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		return statements.write("retry dead jobs", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), finished_at = NULL
+				WHERE id IN (SELECT value FROM json_each(:ids)) AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
+				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.state IN ('blocked', 'ready', 'running'))
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS newer
+				                  WHERE newer.id IN (SELECT value FROM json_each(:ids)) AND newer.id > jobqueue_job.id
+				                    AND newer.state = 'dead' AND newer.kind = jobqueue_job.kind
+				                    AND newer.unique_key = jobqueue_job.unique_key)
+				RETURNING id, queue, concurrency_key""")
+			.param("ids", SqliteRows.idsJson(ids))
+			.query(SqliteBulk::changed)
+			.list());
+	}
+
+	/** As {@code SqliteHandlerControl.cancel}, row by row: a running job keeps its lease token for its worker. */
+	List<ChangedJob> cancelAll(Collection<Long> ids) {
+		return statements.write("cancel jobs", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id IN (SELECT value FROM json_each(:ids))
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))
+				RETURNING id, queue, concurrency_key""")
+			.param("ids", SqliteRows.idsJson(ids))
+			.query(SqliteBulk::changed)
+			.list());
+	}
+
+	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		return statements.write("delete finished jobs", () -> jdbc.sql("""
+				DELETE FROM jobqueue_job
+				WHERE id IN (SELECT value FROM json_each(:ids)) AND state IN ('succeeded', 'cancelled', 'dead')
+				RETURNING id, queue, concurrency_key""")
+			.param("ids", SqliteRows.idsJson(ids))
+			.query(SqliteBulk::changed)
+			.list());
+	}
+
+	private static ChangedJob changed(ResultSet rs, int row) throws SQLException {
+		return new ChangedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("concurrency_key"));
+	}
+}

@@ -1,0 +1,129 @@
+package dev.jobqueue.store.sqlite;
+
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQuery;
+import dev.jobqueue.JobState;
+
+/**
+ * The search of jobs on SQLite, as on PostgreSQL ({@code PostgresSearch}): ids newest first by keyset, then
+ * the rows of a page by id. SQLite plans a statement once, whatever its parameters, so an unset filter's
+ * {@code :x IS NULL OR …} stays a condition on each row walked rather than an index condition: the state,
+ * always given, and the queue, when set, pick the text and so the index.
+ */
+final class SqliteSearch {
+
+	/**
+	 * One rare finished state, cancelled or dead, in every queue. SQLite uses a partial index only when the
+	 * statement holds the index's predicate as written, hence the literal {@code state IN (…)}: with it, a walk
+	 * of their {@code (state, id)} index downwards from the cursor, with no sort.
+	 */
+	static final String CANCELLED_OR_DEAD = """
+			SELECT id FROM jobqueue_job
+			WHERE state IN ('cancelled', 'dead') AND state IN (:states) AND id < :before
+			  AND (:queue IS NULL OR queue = :queue)
+			  AND (:kind IS NULL OR kind = :kind)
+			  AND (:createdFrom IS NULL OR created_at >= :createdFrom)
+			  AND (:createdBefore IS NULL OR created_at < :createdBefore)
+			  AND (:finishedFrom IS NULL OR finished_at >= :finishedFrom)
+			  AND (:finishedBefore IS NULL OR finished_at < :finishedBefore)
+			  AND (:error IS NULL OR instr(last_error, :error) > 0)
+			ORDER BY id DESC
+			LIMIT :limit""";
+
+	/**
+	 * One finished state of one queue: the literal {@code state IN (…)} of the finished rows' index and the
+	 * queue as an equality, not {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. A
+	 * walk of {@code (queue, state, id)} downwards from the cursor, with no sort.
+	 */
+	static final String FINISHED_IN_QUEUE = """
+			SELECT id FROM jobqueue_job
+			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND queue = :queue
+			  AND id < :before
+			  AND (:kind IS NULL OR kind = :kind)
+			  AND (:createdFrom IS NULL OR created_at >= :createdFrom)
+			  AND (:createdBefore IS NULL OR created_at < :createdBefore)
+			  AND (:finishedFrom IS NULL OR finished_at >= :finishedFrom)
+			  AND (:finishedBefore IS NULL OR finished_at < :finishedBefore)
+			  AND (:error IS NULL OR instr(last_error, :error) > 0)
+			ORDER BY id DESC
+			LIMIT :limit""";
+
+	/** Any states: a walk of the table's rowid downwards from the cursor, stopping at a page. */
+	static final String ANY = """
+			SELECT id FROM jobqueue_job
+			WHERE state IN (:states) AND id < :before
+			  AND (:queue IS NULL OR queue = :queue)
+			  AND (:kind IS NULL OR kind = :kind)
+			  AND (:createdFrom IS NULL OR created_at >= :createdFrom)
+			  AND (:createdBefore IS NULL OR created_at < :createdBefore)
+			  AND (:finishedFrom IS NULL OR finished_at >= :finishedFrom)
+			  AND (:finishedBefore IS NULL OR finished_at < :finishedBefore)
+			  AND (:error IS NULL OR instr(last_error, :error) > 0)
+			ORDER BY id DESC
+			LIMIT :limit""";
+
+	private static final Set<JobState> RARE = EnumSet.of(JobState.cancelled, JobState.dead);
+
+	private final JdbcClient jdbc;
+
+	private final SqliteStatements statements;
+
+	SqliteSearch(JdbcClient jdbc, SqliteStatements statements) {
+		this.jdbc = jdbc;
+		this.statements = statements;
+	}
+
+	/**
+	 * The index walks above for one finished state; anything else walks the rowid down from the cursor, which
+	 * stops at a page. For several states, SQLite looks each up in an index and sorts all their rows by id
+	 * before it returns the first page: every batch of a bulk delete of finished jobs would read them all.
+	 * Succeeded jobs in every queue have no index of their own (a completion would pay for it): they are most of
+	 * a table that keeps finished jobs, and the walk of the rowid meets a page of them within a few pages.
+	 */
+	static String statement(JobQuery query) {
+		if (query.states().size() != 1 || !query.onlyFinished()) {
+			return ANY;
+		}
+		if (query.queue() != null) {
+			return FINISHED_IN_QUEUE;
+		}
+		return RARE.containsAll(query.states()) ? CANCELLED_OR_DEAD : ANY;
+	}
+
+	List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+		return statements.read("search", () -> jdbc.sql(statement(query))
+			.param("states", query.states().stream().map(JobState::name).toList())
+			.param("before", beforeId)
+			.param("queue", query.queue())
+			.param("kind", query.kind())
+			.param("createdFrom", SqliteRows.millis(query.createdFrom()))
+			.param("createdBefore", SqliteRows.millis(query.createdBefore()))
+			.param("finishedFrom", SqliteRows.millis(query.finishedFrom()))
+			.param("finishedBefore", SqliteRows.millis(query.finishedBefore()))
+			.param("error", query.errorContains())
+			.param("limit", limit)
+			.query(Long.class)
+			.list());
+	}
+
+	List<Job> findAll(Collection<Long> ids) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		return statements.read("find all", () -> jdbc.sql("""
+				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
+				       finished_at, errors, concurrency_key
+				FROM jobqueue_job WHERE id IN (SELECT value FROM json_each(:ids)) ORDER BY id DESC""")
+			.param("ids", SqliteRows.idsJson(ids))
+			.query(SqliteRows::job)
+			.list());
+	}
+}
