@@ -3,6 +3,8 @@ package dev.jobqueue.benchmarks;
 import java.time.Duration;
 import java.util.stream.LongStream;
 
+import dev.jobqueue.RuntimeSettings;
+
 /**
  * jobqueue only, PostgreSQL: does the claim's index stay small on a table that keeps many finished jobs? The
  * table is filled with {@code finished} succeeded jobs (within their day of retention) and {@link #PARKED}
@@ -40,7 +42,7 @@ final class Bloat {
 	void run(Database database) throws InterruptedException {
 		JobqueueContender contender = new JobqueueContender(database);
 		contender.reset();
-		Prefill.fill(database, finished, PARKED);
+		Prefill.fill(database, finished, PARKED, RuntimeSettings.DEFAULT_QUEUE);
 		Executions executions = new Executions(jobs);
 		double vacuumsBefore = vacuums(database);
 		contender.startWorkers(executions::record);

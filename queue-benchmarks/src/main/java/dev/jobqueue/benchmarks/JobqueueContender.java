@@ -42,6 +42,9 @@ final class JobqueueContender implements Contender {
 	/** How many concurrency keys the jobs are spread over; 0 for none. */
 	private final int keys;
 
+	/** The queue its jobs go to and its workers work. */
+	private final String queueName;
+
 	private final JobStore store;
 
 	private final HandlerRegistry handlers = new HandlerRegistry();
@@ -58,8 +61,13 @@ final class JobqueueContender implements Contender {
 	}
 
 	JobqueueContender(Database database, int keys) {
+		this(database, keys, RuntimeSettings.DEFAULT_QUEUE);
+	}
+
+	JobqueueContender(Database database, int keys, String queueName) {
 		this.database = database;
 		this.keys = keys;
+		this.queueName = queueName;
 		this.store = JobStores.forDataSource(database.dataSource());
 		JobStores.migrate(database.dataSource(), store.vendor());
 		handlers.register(new JobHandlerDefinition("bench", RuntimeSettings.DEFAULT_QUEUE, Long.class, null, false,
@@ -100,14 +108,15 @@ final class JobqueueContender implements Contender {
 	}
 
 	private EnqueueOptions options(long data) {
-		return keys == 0 ? EnqueueOptions.defaults() : EnqueueOptions.defaults().concurrencyKey("key-" + data % keys);
+		EnqueueOptions options = EnqueueOptions.defaults().queue(queueName);
+		return keys == 0 ? options : options.concurrencyKey("key-" + data % keys);
 	}
 
 	@Override
 	public void startWorkers(LongConsumer onExecute) {
 		this.onExecute = onExecute;
 		RuntimeSettings settings = RuntimeSettings.builder()
-			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, THREADS))
+			.queues(Map.of(queueName, THREADS))
 			.build();
 		// As the starter wires them: on SQLite, handlers' transactions are the application's, deferred.
 		DataSource workers = database.dataSource();
@@ -121,10 +130,10 @@ final class JobqueueContender implements Contender {
 
 	private WakeupSource wakeups(DataSource workers) {
 		if (database.sqlite()) {
-			return new SqliteChangeWatcher(workers, List.of(RuntimeSettings.DEFAULT_QUEUE),
+			return new SqliteChangeWatcher(workers, List.of(queueName),
 					SqliteChangeWatcher.DEFAULT_INTERVAL);
 		}
-		return new PostgresNotificationListener(workers, List.of(RuntimeSettings.DEFAULT_QUEUE));
+		return new PostgresNotificationListener(workers, List.of(queueName));
 	}
 
 	@Override

@@ -38,7 +38,7 @@ public final class Main {
 			return;
 		}
 		if (args.length >= 1 && args[0].equals("node")) {
-			NodeProcess.run(args[1]);
+			NodeProcess.run(args[1], args[2]);
 			System.exit(0);
 		}
 		if (args.length >= 1 && args[0].equals("produce-at")) {

@@ -13,16 +13,22 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A worker node in a JVM of its own, for the multi-node workload: {@link JobqueueContender}'s runtime (32 threads,
- * jobqueue's defaults) on a pool of {@link #POOL} connections. The node prints {@code node started} once its runtime
+ * jobqueue's defaults) working one queue, on a pool of {@link #POOL} connections. The node prints {@code node started} once its runtime
  * runs, then a line {@code executed <job number> <start micros>} for each execution, and stops when its standard input
  * closes: the parent's side of the pipe is the node's off switch.
  */
 final class NodeProcess implements AutoCloseable {
 
-	/** Enough for 32 handler threads that do not touch the database (docs/performance.md, connection budget). */
-	static final int POOL = 12;
+	/**
+	 * Enough for 32 handler threads that do not touch the database and one queue: the runtime's statements need
+	 * at most 7 at once (docs/performance.md, "Connections per node").
+	 */
+	static final int POOL = 8;
 
 	private static final Duration FLUSH = Duration.ofMillis(20);
+
+	/** Long enough for a JVM to start on a machine busy with others. */
+	private static final Duration STARTUP = Duration.ofSeconds(60);
 
 	/** Lines of the node's protocol begin with these; the rest of its output (its log) is passed on to stderr. */
 	private static final String STARTED = "node started";
@@ -47,15 +53,15 @@ final class NodeProcess implements AutoCloseable {
 		this.reader = daemon("node-output", () -> read(sink));
 	}
 
-	static NodeProcess start(String url, Sink sink) throws IOException {
+	static NodeProcess start(String url, String queue, Sink sink) throws IOException {
 		Process process = new ProcessBuilder(Latency.javaExecutable(), "-cp", System.getProperty("java.class.path"),
-				Main.class.getName(), "node", url).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+				Main.class.getName(), "node", url, queue).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 		return new NodeProcess(process, sink);
 	}
 
-	void awaitStarted(Duration timeout) throws InterruptedException {
-		if (!started.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-			throw new IllegalStateException("a node JVM did not start within " + timeout.toSeconds() + " s");
+	void awaitStarted() throws InterruptedException {
+		if (!started.await(STARTUP.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException("a node JVM did not start within " + STARTUP.toSeconds() + " s");
 		}
 	}
 
@@ -93,8 +99,9 @@ final class NodeProcess implements AutoCloseable {
 	}
 
 	/** The node's side, in its own JVM: runs until its standard input closes. */
-	static void run(String url) throws Exception {
-		try (Database database = new Database(url, POOL); JobqueueContender contender = new JobqueueContender(database)) {
+	static void run(String url, String queue) throws Exception {
+		try (Database database = new Database(url, POOL);
+				JobqueueContender contender = new JobqueueContender(database, 0, queue)) {
 			Queue<String> executions = new ConcurrentLinkedQueue<>();
 			contender.startWorkers(job -> executions.add(EXECUTED + job + " " + Latency.nowMicros()));
 			System.out.println(STARTED);

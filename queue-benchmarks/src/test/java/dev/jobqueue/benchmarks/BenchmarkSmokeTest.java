@@ -97,7 +97,7 @@ class BenchmarkSmokeTest {
 
 		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
 		assertThat(figures).extracting(f -> f[2]).containsExactly("2 nodes, empty wait p50 ms",
-				"2 nodes, empty wait p99 ms", "2 nodes, empty wait max ms", "2 nodes drain jobs/s", "ceiling jobs/s",
+				"2 nodes, empty wait p99 ms", "2 nodes, empty wait max ms", "ceiling jobs/s", "2 nodes drain jobs/s",
 				"2 nodes % of ceiling", "2 nodes % of 2", "2 nodes, filled wait p50 ms", "2 nodes, filled wait p99 ms",
 				"2 nodes, filled wait max ms");
 		assertThat(figures).filteredOn(f -> f[2].endsWith("drain jobs/s"))
