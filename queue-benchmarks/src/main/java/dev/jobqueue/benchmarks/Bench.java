@@ -66,6 +66,9 @@ final class Bench {
 		if (workload.equals("bloat")) {
 			new Bloat(report, options.finishedJobs(), options.jobs()).run(database);
 		}
+		if (workload.equals("console")) {
+			new ConsoleQueries(report, options.finishedJobs()).run(database);
+		}
 		if (workload.equals("nodes")) {
 			new Nodes(report, options).run(database);
 		}

@@ -21,8 +21,9 @@ import java.util.Arrays;
  * {@code --jobs} more ran, the table left as it is), {@code nodes} (1, 2 and 4 worker JVMs on a table of
  * {@code --finished-jobs} finished and {@code --parked-jobs} future jobs: drains of {@code --jobs} beside the raw
  * SQL ceiling, and enqueue-to-start waits while producer JVMs enqueue at a fixed rate for {@code --steady-seconds}),
- * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed drain, the bloat and
- * the nodes). The PostgreSQL URL defaults to
+ * {@code console} (the operator's reads — counts, searches, explain — on a table of {@code --finished-jobs}),
+ * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed drain, the bloat,
+ * the nodes and the console). The PostgreSQL URL defaults to
  * {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file,
  * where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants, soak, bloat) and the
  * jobqueue-only fairness and keyed drain do not apply.

@@ -17,7 +17,7 @@ import java.util.Set;
  * @param drainTimeout how long a drain may take before its library is reported as timed out
  * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
  * @param floodJobs how many jobs the large tenant of the fairness workload enqueues
- * @param finishedJobs how many finished jobs the bloat and nodes workloads fill the table with
+ * @param finishedJobs how many finished jobs the bloat, nodes and console workloads fill the table with
  * @param parkedJobs how many jobs due in an hour the nodes workload fills the table with
  * @param steadySeconds how long the producers of the nodes workload enqueue at their fixed rate
  * @param nodes the numbers of worker JVMs the nodes workload runs, one after the other
@@ -27,7 +27,7 @@ record Options(String workload, String database, String url, List<String> system
 		int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "all");
+			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "console", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite");
 
@@ -36,7 +36,7 @@ record Options(String workload, String database, String url, List<String> system
 	 * many threads at once, which SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
 	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak", "fairness", "keyed-drain",
-			"bloat", "enqueue-16", "nodes");
+			"bloat", "enqueue-16", "nodes", "console");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
 			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "parked-jobs", "steady-seconds",
