@@ -28,6 +28,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.TableHealth;
 
 /**
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
@@ -35,7 +36,8 @@ import dev.jobqueue.store.ScheduleState;
  * package-private classes by role: {@link PostgresEnqueue}, {@link PostgresExecution} (claim and
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
  * {@link PostgresPauses}, {@link PostgresMaintenanceLease}, {@link PostgresNodes} (the node registry),
- * {@link PostgresExplain} (what {@code JobQueue.explain} reads) and, for tests, {@link PostgresTestSupport}.
+ * {@link PostgresExplain} (what {@code JobQueue.explain} reads), {@link PostgresTelemetry} (the queue-health
+ * meters' reads) and, for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -68,6 +70,8 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresNodes nodes;
 
 	private final PostgresExplain explain;
+
+	private final PostgresTelemetry telemetry;
 
 	private final PostgresTestSupport testSupport;
 
@@ -108,6 +112,7 @@ public final class PostgresJobStore implements JobStore {
 		this.maintenanceLease = new PostgresMaintenanceLease(jdbc);
 		this.nodes = new PostgresNodes(jdbc);
 		this.explain = new PostgresExplain(jdbc);
+		this.telemetry = new PostgresTelemetry(jdbc);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -325,6 +330,16 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return maintenance.countUnfinishedByQueue();
+	}
+
+	@Override
+	public Duration oldestReadyAge(String queue) {
+		return telemetry.oldestReadyAge(queue);
+	}
+
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.of(telemetry.tableHealth());
 	}
 
 	@Override

@@ -29,6 +29,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.TableHealth;
 
 /**
  * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
@@ -38,7 +39,8 @@ import dev.jobqueue.store.ScheduleState;
  * {@link SqliteLeases} (claim and the fenced writes), {@link SqliteMaintenance} (reaper, pruner),
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
  * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteNodes} (the node registry),
- * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteTelemetry} (the queue-health meters'
+ * reads), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -68,6 +70,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteExplain explain;
 
+	private final SqliteTelemetry telemetry;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -86,6 +90,7 @@ public final class SqliteJobStore implements JobStore {
 		this.maintenanceLease = new SqliteMaintenanceLease(jdbc, statements);
 		this.nodes = new SqliteNodes(jdbc, statements);
 		this.explain = new SqliteExplain(jdbc, statements);
+		this.telemetry = new SqliteTelemetry(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -331,6 +336,17 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
 		return statements.read("count", () -> JobCounts.query(jdbc, JobCounts.UNFINISHED));
+	}
+
+	@Override
+	public Duration oldestReadyAge(String queue) {
+		return telemetry.oldestReadyAge(queue);
+	}
+
+	/** SQLite rewrites rows in place: it keeps no dead row versions for a vacuum to take out. */
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.empty();
 	}
 
 	@Override
