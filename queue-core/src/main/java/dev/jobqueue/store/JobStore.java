@@ -299,6 +299,19 @@ public interface JobStore {
 	List<ChangedJob> deleteFinished(Collection<Long> ids);
 
 	/**
+	 * How long the oldest due ready job of {@code queue} has waited since it was due, by the database's clock;
+	 * zero when none is due. Paused queues and kinds count: their wait is what this shows. One probe of the
+	 * ready index per priority, never the table: cheap enough to ask for every queue every few seconds.
+	 */
+	Duration oldestReadyAge(String queue);
+
+	/**
+	 * The job table's dead rows, its last vacuum and what holds back the cleanup of its dead rows, from the
+	 * database's statistics; empty where the database keeps no dead row versions (SQLite).
+	 */
+	Optional<TableHealth> tableHealth();
+
+	/**
 	 * The highest job id the table holds, 0 when it is empty: ids only grow, so every job enqueued after
 	 * this call has a higher one. For tests, which tell their own jobs from earlier ones by it.
 	 */

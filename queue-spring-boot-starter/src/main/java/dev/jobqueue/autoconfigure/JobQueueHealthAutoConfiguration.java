@@ -16,19 +16,23 @@ import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.JobStore;
 
-/** The {@code jobqueue} health indicator, when Spring Boot's health support is present. */
-@AutoConfiguration(after = JobQueueAutoConfiguration.class)
+/**
+ * The {@code jobqueue} health indicator, when Spring Boot's health support is present: the database, the workers
+ * and the {@code jobqueue.health.*} thresholds.
+ */
+@AutoConfiguration(after = { JobQueueAutoConfiguration.class, JobQueueTelemetryAutoConfiguration.class })
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
-@ConditionalOnBean(JobStore.class)
+@ConditionalOnBean({ JobStore.class, QueueHealthSampler.class })
 @ConditionalOnEnabledHealthIndicator("jobqueue")
 public final class JobQueueHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "jobqueueHealthIndicator")
 	JobQueueHealthIndicator jobqueueHealthIndicator(JobStore store, ObjectProvider<JobRuntime> runtime,
-			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
+			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource,
+			QueueHealthSampler sampler, JobQueueHealthProperties health) {
 		return new JobQueueHealthIndicator(QueueDataSource.resolve(queueDataSource, dataSource), store.vendor(),
-				runtime);
+				runtime, new QueueHealthThresholds(sampler, health));
 	}
 }

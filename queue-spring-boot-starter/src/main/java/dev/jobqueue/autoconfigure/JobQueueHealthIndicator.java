@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RoleLiveness;
@@ -18,7 +19,9 @@ import dev.jobqueue.runtime.RoleLiveness;
  * Up when the queue's database answers and, on a worker node, the workers are running and their heartbeat
  * and every queue's claims have succeeded within half a lease. A role that keeps failing lives on and
  * tries again, so only its overdue success tells that this node extends no leases, or claims nothing.
- * An enqueue-only node is up as long as its database answers.
+ * An enqueue-only node is up as long as its database answers. Then the queue's health, from the last
+ * sample ({@link QueueHealthThresholds}): a queue waiting too long, or the xmin horizon held too long, takes
+ * it to OUT_OF_SERVICE or DOWN as {@code jobqueue.health.*} says.
  */
 final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 
@@ -30,11 +33,15 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 
 	private final ObjectProvider<JobRuntime> runtime;
 
-	JobQueueHealthIndicator(DataSource dataSource, String vendor, ObjectProvider<JobRuntime> runtime) {
+	private final QueueHealthThresholds thresholds;
+
+	JobQueueHealthIndicator(DataSource dataSource, String vendor, ObjectProvider<JobRuntime> runtime,
+			QueueHealthThresholds thresholds) {
 		super("jobqueue health check failed");
 		this.dataSource = dataSource;
 		this.vendor = vendor;
 		this.runtime = runtime;
+		this.thresholds = thresholds;
 	}
 
 	@Override
@@ -47,26 +54,31 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 				return;
 			}
 		}
+		Status workers = workers(builder);
+		builder.status(QueueHealthThresholds.worse(workers, thresholds.check(builder)));
+	}
+
+	/** The workers' status, with their details. */
+	private Status workers(Health.Builder builder) {
 		JobRuntime workers = runtime.getIfAvailable();
 		if (workers == null) {
-			builder.up().withDetail("worker", "disabled");
-			return;
+			builder.withDetail("worker", "disabled");
+			return Status.UP;
 		}
 		RoleLiveness liveness = workers.liveness();
 		liveness.fatal().ifPresent(error -> builder.withDetail("error", error.toString()));
 		if (!workers.isRunning() || liveness.fatal().isPresent()) {
-			builder.down().withDetail("worker", "stopped");
-			return;
+			builder.withDetail("worker", "stopped");
+			return Status.DOWN;
 		}
 		builder.withDetail("worker", workers.owner());
 		builder.withDetail("maintainer", workers.maintaining());
 		List<RoleLiveness.Overdue> overdue = liveness.overdue();
 		if (overdue.isEmpty()) {
-			builder.up();
+			return Status.UP;
 		}
-		else {
-			builder.down().withDetail("overdue", describe(overdue));
-		}
+		builder.withDetail("overdue", describe(overdue));
+		return Status.DOWN;
 	}
 
 	private static Map<String, String> describe(List<RoleLiveness.Overdue> overdue) {

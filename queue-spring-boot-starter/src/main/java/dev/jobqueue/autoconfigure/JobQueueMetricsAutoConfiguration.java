@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.store.JobStore;
 
 /** Micrometer meters of the queue, when the application has a {@link MeterRegistry}. */
-@AutoConfiguration(after = JobQueueAutoConfiguration.class,
+@AutoConfiguration(after = { JobQueueAutoConfiguration.class, JobQueueTelemetryAutoConfiguration.class },
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
@@ -29,5 +29,13 @@ public final class JobQueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobCountGauges jobQueueCountGauges(JobStore store, JobQueueProperties properties) {
 		return new JobCountGauges(store, properties.getQueues().keySet(), System::nanoTime);
+	}
+
+	/** Only PostgreSQL keeps dead row versions, and with them the table health its gauges show. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueueHealthSampler.class)
+	QueueHealthGauges jobQueueHealthGauges(QueueHealthSampler sampler, JobStore store) {
+		return new QueueHealthGauges(sampler, "postgresql".equals(store.vendor()));
 	}
 }

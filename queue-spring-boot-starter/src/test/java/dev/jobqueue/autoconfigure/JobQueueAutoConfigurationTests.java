@@ -39,7 +39,8 @@ class JobQueueAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(JobQueueAutoConfiguration.class,
-				JobQueueMetricsAutoConfiguration.class, JobQueueHealthAutoConfiguration.class))
+				JobQueueTelemetryAutoConfiguration.class, JobQueueMetricsAutoConfiguration.class,
+				JobQueueHealthAutoConfiguration.class))
 		.withPropertyValues("jobqueue.initialize-schema=never");
 
 	@Test
@@ -156,6 +157,7 @@ class JobQueueAutoConfigurationTests {
 				.doesNotHaveBean(JobRuntime.class)
 				.doesNotHaveBean(HandlerRegistry.class)
 				.doesNotHaveBean(MicrometerJobListener.class)
+				.doesNotHaveBean(QueueHealthSampler.class)
 				.doesNotHaveBean(JobQueueHealthIndicator.class));
 	}
 
@@ -173,7 +175,9 @@ class JobQueueAutoConfigurationTests {
 	void withAMeterRegistryTheQueueIsMetered() {
 		runner.withUserConfiguration(StubStoreConfiguration.class, MeterRegistryConfiguration.class)
 			.run(context -> assertThat(context).hasSingleBean(MicrometerJobListener.class)
-				.hasSingleBean(JobCountGauges.class));
+				.hasSingleBean(JobCountGauges.class)
+				.hasSingleBean(QueueHealthSampler.class)
+				.hasSingleBean(QueueHealthGauges.class));
 	}
 
 	@Test
@@ -189,7 +193,9 @@ class JobQueueAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run(context -> assertThat(context).hasNotFailed()
 				.hasSingleBean(JobQueue.class)
-				.doesNotHaveBean(JobListener.class));
+				.doesNotHaveBean(MicrometerJobListener.class)
+				.doesNotHaveBean(JobCountGauges.class)
+				.doesNotHaveBean(QueueHealthGauges.class));
 	}
 
 	@Test

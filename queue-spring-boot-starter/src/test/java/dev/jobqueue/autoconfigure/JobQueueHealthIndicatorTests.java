@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -126,7 +127,9 @@ class JobQueueHealthIndicatorTests {
 				new TransactionTemplate(new JdbcTransactionManager(database.dataSource())));
 		StaticListableBeanFactory beans = new StaticListableBeanFactory();
 		beans.addBean("jobRuntime", runtime);
-		health = new JobQueueHealthIndicator(database.dataSource(), "sqlite", beans.getBeanProvider(JobRuntime.class));
+		QueueHealthSampler sampler = new QueueHealthSampler(database.store(), List.of(), Duration.ofSeconds(10));
+		health = new JobQueueHealthIndicator(database.dataSource(), "sqlite", beans.getBeanProvider(JobRuntime.class),
+				new QueueHealthThresholds(sampler, new JobQueueHealthProperties()));
 		runtime.start();
 	}
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,6 +18,11 @@ import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.SqliteTestDatabase;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +58,31 @@ class JobQueueMetricsTests {
 		assertThat(registry.get("jobqueue.jobs.execution").tags("queue", "mail", "kind", "send-mail").timer().count())
 			.isEqualTo(2);
 		assertThat(registry.get("jobqueue.jobs.reaped").counter().count()).isEqualTo(3);
+	}
+
+	@Test
+	void theLagOfEachStartIsAHistogramTaggedByQueueAlone() {
+		// The simple registry keeps no histogram buckets (Prometheus' does); a filter sees what the timer asks for.
+		Map<String, DistributionStatisticConfig> asked = new ConcurrentHashMap<>();
+		registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+				asked.put(id.getName(), config);
+				return config;
+			}
+		});
+		MicrometerJobListener listener = new MicrometerJobListener(registry);
+
+		listener.onStarted(job, Duration.ofSeconds(2));
+		listener.onStarted(new RunningJob(8, "digest", "mail", 1, 3, 6, true), Duration.ofMillis(-5));
+
+		Timer lag = registry.get("jobqueue.queue.lag").timer();
+		assertThat(lag.getId().getTags()).containsExactly(Tag.of("queue", "mail"));
+		assertThat(lag.count()).isEqualTo(2);
+		assertThat(lag.totalTime(TimeUnit.SECONDS)).as("a start before its due time counts as no lag").isEqualTo(2.0);
+		assertThat(asked.get("jobqueue.queue.lag").isPercentileHistogram()).isTrue();
+		assertThat(asked.get("jobqueue.queue.lag").getMaximumExpectedValueAsDouble())
+			.isEqualTo(Duration.ofHours(1).toNanos());
 	}
 
 	@Test

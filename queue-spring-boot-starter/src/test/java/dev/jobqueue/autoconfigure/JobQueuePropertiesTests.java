@@ -25,6 +25,9 @@ class JobQueuePropertiesTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withUserConfiguration(PropertiesConfiguration.class);
 
+	private final ApplicationContextRunner healthRunner = new ApplicationContextRunner()
+		.withUserConfiguration(HealthPropertiesConfiguration.class);
+
 	@Test
 	void anEmptyEnvironmentBindsToTheDocumentedDefaultsWhichAreTheCoresDefaults() {
 		runner.run(context -> {
@@ -139,6 +142,57 @@ class JobQueuePropertiesTests {
 	}
 
 	@Test
+	void theHealthThresholdsAreOffByDefaultAndTheirValuesReadEveryTenSeconds() {
+		healthRunner.run(context -> {
+			JobQueueHealthProperties health = context.getBean(JobQueueHealthProperties.class);
+			assertThat(health.getSampleInterval()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(health.getOldestReadyAgeOutOfService()).isZero();
+			assertThat(health.getOldestReadyAgeDown()).isZero();
+			assertThat(health.getXminHeldOutOfService()).isZero();
+			assertThat(health.getXminHeldDown()).isZero();
+		});
+	}
+
+	@Test
+	void healthThresholdsBindFromTheirProperties() {
+		healthRunner.withPropertyValues("jobqueue.health.oldest-ready-age-out-of-service=5m",
+				"jobqueue.health.oldest-ready-age-down=30m", "jobqueue.health.xmin-held-out-of-service=1h")
+			.run(context -> {
+				JobQueueHealthProperties health = context.getBean(JobQueueHealthProperties.class);
+				assertThat(health.getOldestReadyAgeOutOfService()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(health.getOldestReadyAgeDown()).isEqualTo(Duration.ofMinutes(30));
+				assertThat(health.getXminHeldOutOfService()).isEqualTo(Duration.ofHours(1));
+				assertThat(health.getXminHeldDown()).isZero();
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			jobqueue.health.sample-interval=0s                   | jobqueue.health.sample-interval must be a positive duration, was PT0S
+			jobqueue.health.oldest-ready-age-out-of-service=-1s  | jobqueue.health.oldest-ready-age-out-of-service must not be negative (0: never), was PT-1S
+			jobqueue.health.oldest-ready-age-down=-1m            | jobqueue.health.oldest-ready-age-down must not be negative (0: never), was PT-1M
+			jobqueue.health.xmin-held-out-of-service=-1s         | jobqueue.health.xmin-held-out-of-service must not be negative (0: never), was PT-1S
+			jobqueue.health.xmin-held-down=-1h                   | jobqueue.health.xmin-held-down must not be negative (0: never), was PT-1H
+			""")
+	void anInvalidHealthValueFailsTheStartupNamingTheProperty(String property, String message) {
+		healthRunner.withPropertyValues(property).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
+		});
+	}
+
+	@Test
+	void aDownThresholdNoLongerThanItsOutOfServiceThresholdFailsTheStartupNamingBoth() {
+		healthRunner.withPropertyValues("jobqueue.health.xmin-held-out-of-service=1h", "jobqueue.health.xmin-held-down=30m")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(
+						"jobqueue.health.xmin-held-down (PT30M) must be longer than "
+								+ "jobqueue.health.xmin-held-out-of-service (PT1H)");
+			});
+	}
+
+	@Test
 	void everyPropertyCarriesADescriptionAndEveryScalarADefaultInTheGeneratedMetadata() throws Exception {
 		JsonNode metadata;
 		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
@@ -159,7 +213,9 @@ class JobQueuePropertiesTests {
 				"jobqueue.retry.max-attempts", "jobqueue.retry.initial-backoff",
 				"jobqueue.retry.max-backoff", "jobqueue.retry.multiplier", "jobqueue.retry.jitter",
 				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length",
-				"jobqueue.payload.fail-on-unknown-properties", "jobqueue.schedules");
+				"jobqueue.payload.fail-on-unknown-properties", "jobqueue.schedules", "jobqueue.health.sample-interval",
+				"jobqueue.health.oldest-ready-age-out-of-service", "jobqueue.health.oldest-ready-age-down",
+				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
@@ -176,5 +232,10 @@ class JobQueuePropertiesTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableConfigurationProperties(JobQueueProperties.class)
 	static class PropertiesConfiguration {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(JobQueueHealthProperties.class)
+	static class HealthPropertiesConfiguration {
 	}
 }

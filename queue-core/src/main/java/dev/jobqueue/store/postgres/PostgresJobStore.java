@@ -30,6 +30,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.TableHealth;
 
 /**
  * The queue's SQL for PostgreSQL. Every time is the database's {@code now()}, so nodes with skewed
@@ -38,7 +39,8 @@ import dev.jobqueue.store.ScheduleState;
  * outcomes) and {@link PostgresMaintenance}, plus {@link PostgresVacuum}, {@link PostgresSchedules},
  * {@link PostgresPauses}, {@link PostgresMaintenanceLease}, {@link PostgresNodes} (the node registry),
  * {@link PostgresExplain} (what {@code JobQueue.explain} reads), {@link PostgresSearch} and {@link PostgresBulk}
- * (the operator's search and bulk operations) and, for tests, {@link PostgresTestSupport}.
+ * (the operator's search and bulk operations), {@link PostgresTelemetry} (the queue-health meters' reads) and,
+ * for tests, {@link PostgresTestSupport}.
  */
 public final class PostgresJobStore implements JobStore {
 
@@ -75,6 +77,8 @@ public final class PostgresJobStore implements JobStore {
 	private final PostgresSearch search;
 
 	private final PostgresBulk bulk;
+
+	private final PostgresTelemetry telemetry;
 
 	private final PostgresTestSupport testSupport;
 
@@ -117,6 +121,8 @@ public final class PostgresJobStore implements JobStore {
 		this.explain = new PostgresExplain(jdbc);
 		this.search = new PostgresSearch(jdbc);
 		this.bulk = new PostgresBulk(jdbc, notify);
+
+		this.telemetry = new PostgresTelemetry(jdbc);
 		this.testSupport = new PostgresTestSupport(jdbc);
 	}
 
@@ -359,6 +365,16 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return bulk.deleteFinished(ids);
+	}
+
+	@Override
+	public Duration oldestReadyAge(String queue) {
+		return telemetry.oldestReadyAge(queue);
+	}
+
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.of(telemetry.tableHealth());
 	}
 
 	@Override

@@ -31,6 +31,7 @@ import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.TableHealth;
 
 /**
  * The queue's SQL for SQLite, on the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy
@@ -41,7 +42,8 @@ import dev.jobqueue.store.ScheduleState;
  * {@link SqliteMaintenanceLease} (which node maintains), {@link SqliteHandlerControl} (snooze, cancel),
  * {@link SqliteSchedules} (recurring jobs), {@link SqlitePauses}, {@link SqliteNodes} (the node registry),
  * {@link SqliteExplain} (what {@code JobQueue.explain} reads), {@link SqliteSearch}, {@link SqliteCounts} and
- * {@link SqliteBulk} (the operator's search, counts and bulk operations), {@link SqliteTestSupport} (for tests).
+ * {@link SqliteBulk} (the operator's search, counts and bulk operations), {@link SqliteTelemetry} (the
+ * queue-health meters' reads), {@link SqliteTestSupport} (for tests).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -77,6 +79,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteBulk bulk;
 
+	private final SqliteTelemetry telemetry;
+
 	private final SqliteTestSupport testSupport;
 
 	/** Switches the database to WAL, and fails when it cannot be (see {@link SqliteDataSources}). */
@@ -98,6 +102,8 @@ public final class SqliteJobStore implements JobStore {
 		this.search = new SqliteSearch(jdbc, statements);
 		this.counts = new SqliteCounts(jdbc, statements);
 		this.bulk = new SqliteBulk(jdbc, statements);
+
+		this.telemetry = new SqliteTelemetry(jdbc, statements);
 		this.testSupport = new SqliteTestSupport(jdbc, statements);
 	}
 
@@ -368,6 +374,17 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return bulk.deleteFinished(ids);
+	}
+
+	@Override
+	public Duration oldestReadyAge(String queue) {
+		return telemetry.oldestReadyAge(queue);
+	}
+
+	/** SQLite rewrites rows in place: it keeps no dead row versions for a vacuum to take out. */
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.empty();
 	}
 
 	@Override

@@ -63,6 +63,14 @@ class SqliteQueryPlanTest {
 	}
 
 	@Test
+	void theOldestReadyJobIsReadFromTheReadyIndexOncePerPriorityWithoutASort() {
+		assertThat(plan(SqliteTelemetry.OLDEST_READY, Map.of("queue", "default")))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
+	@Test
 	void theReaperReadsTheLeaseIndex() {
 		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10, "maxUnconfirmedReaps", 10)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_lease_idx"))

@@ -1,0 +1,88 @@
+package dev.jobqueue.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.PauseScope;
+import dev.jobqueue.support.TestDatabase;
+
+/**
+ * The wait of a queue's oldest due job, the SLO signal of the queue-health gauge: measured from its due time on
+ * the database's clock, over every priority, paused queues and kinds included, running and future jobs not.
+ * {@link JobStore#bringReadyForward} stands in for the time a job waits.
+ */
+public abstract class TelemetryContractTest {
+
+	/** More than any test takes between its enqueue and its read, however busy the machine. */
+	private static final Duration SLACK = Duration.ofMinutes(1);
+
+	private JobStore store;
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void setUp() {
+		database().reset();
+		store = database().store();
+	}
+
+	@Test
+	void aQueueWithoutReadyJobsHasWaitedForNothing() {
+		assertThat(store.oldestReadyAge("mail")).isZero();
+	}
+
+	@Test
+	void aJobDueLaterHasNotStartedWaiting() {
+		store.enqueue(job("mail", 5, Duration.ofHours(1)));
+
+		assertThat(store.oldestReadyAge("mail")).isZero();
+	}
+
+	@Test
+	void theWaitIsThatOfTheJobDueFirstWhateverItsPriority() {
+		store.enqueue(job("mail", 9, Duration.ZERO));
+		store.bringReadyForward(Duration.ofMinutes(30));
+		store.enqueue(job("mail", 0, Duration.ZERO));
+
+		assertThat(store.oldestReadyAge("mail")).isBetween(Duration.ofMinutes(30), Duration.ofMinutes(30).plus(SLACK));
+	}
+
+	@Test
+	void eachQueueHasItsOwnWait() {
+		store.enqueue(job("mail", 5, Duration.ZERO));
+		store.bringReadyForward(Duration.ofMinutes(10));
+		store.enqueue(job("reports", 5, Duration.ZERO));
+
+		assertThat(store.oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
+		assertThat(store.oldestReadyAge("reports")).isLessThan(SLACK);
+	}
+
+	@Test
+	void aPausedQueueKeepsWaitingAndSaysSo() {
+		store.enqueue(job("mail", 5, Duration.ZERO));
+		store.pause(PauseScope.queue, "mail");
+		store.bringReadyForward(Duration.ofMinutes(10));
+
+		assertThat(store.oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
+	}
+
+	@Test
+	void aClaimedJobWaitsNoMore() {
+		store.enqueue(job("mail", 5, Duration.ZERO));
+		store.bringReadyForward(Duration.ofMinutes(10));
+
+		assertThat(store.claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(store.oldestReadyAge("mail")).isZero();
+	}
+
+	private static NewJob job(String queue, int priority, Duration delay) {
+		return new NewJob(queue, "greet", "{}", 1, priority, null, delay, 3, null, null);
+	}
+}
