@@ -92,9 +92,11 @@ final class JobqueueContender implements Contender {
 		return "jobqueue";
 	}
 
+	/** Pauses too: a queue left paused by an earlier user of the database would leave every drain waiting. */
 	@Override
 	public void reset() {
 		database.empty("jobqueue_job");
+		database.empty("jobqueue_pause");
 	}
 
 	@Override

@@ -109,6 +109,21 @@ class BenchmarkSmokeTest {
 	}
 
 	@Test
+	void theConsoleWorkloadTimesEveryReadOnATinyTable() throws Exception {
+		Path out = dir.resolve("console.tsv");
+		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
+			run(database, "console", "jobqueue", out, "--finished-jobs", "1000");
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).extracting(f -> f[2]).containsExactly("counts by queue and state ms",
+				"search, every job, first page ms", "search, every job, 11th page ms", "search, dead jobs ms",
+				"search, succeeded jobs ms", "search, one queue's ready jobs ms", "search, dead by kind and error text ms",
+				"find one job ms", "explain a dead job ms", "explain a ready job ms", "nodes ms");
+		assertThat(figures).allSatisfy(f -> assertThat(f[5]).startsWith("1000 succeeded, 10000 dead"));
+	}
+
+	@Test
 	void theLibraryWorkloadsRunTinyOnAFreshSqliteFile() throws Exception {
 		Path out = dir.resolve("sqlite.tsv");
 		String[] common = { "--database", "sqlite", "--jobs", "200", "--out", out.toString() };

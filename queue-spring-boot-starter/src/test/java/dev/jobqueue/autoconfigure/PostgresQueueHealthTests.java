@@ -53,8 +53,10 @@ class PostgresQueueHealthTests {
 		new QueueHealthGauges(sampler, true).bindTo(registry);
 	}
 
+	/** The pause must not outlive the test: the next module's tests share the database. */
 	@AfterEach
 	void close() {
+		database.reset();
 		database.close();
 	}
 
