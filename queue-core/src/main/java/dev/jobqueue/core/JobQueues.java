@@ -14,6 +14,7 @@ import dev.jobqueue.JobHandlerFunction;
 import dev.jobqueue.JobKind;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.PayloadUpcaster;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.Schedule;
@@ -104,6 +105,8 @@ public final class JobQueues implements AutoCloseable {
 		private JsonMapper json = JsonMapper.builder().build();
 
 		private JobListener listener = JobListener.NONE;
+
+		private JobTracing tracing = JobTracing.NONE;
 
 		private boolean migrateSchema = true;
 
@@ -215,6 +218,15 @@ public final class JobQueues implements AutoCloseable {
 			return this;
 		}
 
+		/** Opens the spans of enqueues and executions and carries the trace from one to the other; none by default. */
+		public Builder tracing(JobTracing tracing) {
+			if (tracing == null) {
+				throw new IllegalArgumentException("tracing must not be null; JobTracing.NONE traces nothing");
+			}
+			this.tracing = tracing;
+			return this;
+		}
+
 		/** Whether {@link #build()} creates or upgrades the queue's tables; true by default. */
 		public Builder migrateSchema(boolean migrateSchema) {
 			this.migrateSchema = migrateSchema;
@@ -245,7 +257,7 @@ public final class JobQueues implements AutoCloseable {
 			}
 			JobStore store = dialect.store(dataSource, notify, Duration.ZERO);
 			JobSchema.verify(store);
-			JobRuntime runtime = new JobRuntime(store, handlers, json, runtimeSettings, listener,
+			JobRuntime runtime = new JobRuntime(store, store, handlers, json, runtimeSettings, listener, tracing,
 					dialect.handlerTransactions(new TransactionTemplate(new JdbcTransactionManager(dataSource))));
 			WakeupSource wakeups = dialect.wakeups(dataSource, runtimeSettings.queues().keySet(), notify);
 			if (wakeups != null) {
@@ -253,8 +265,8 @@ public final class JobQueues implements AutoCloseable {
 			}
 			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, notify),
 					runtimeSettings.pollInterval());
-			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, runtime::wake,
-					awaiter), runtime);
+			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, tracing,
+					runtime::wake, awaiter), runtime);
 		}
 	}
 }

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -26,6 +27,7 @@ import dev.jobqueue.JobPage;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
@@ -71,6 +73,8 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final BulkOperations bulk;
 
+	private final TraceContexts traces;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -85,6 +89,13 @@ public final class JdbcJobQueue implements JobQueue {
 	/** @param awaiter what {@link #await} waits with; closed with this queue */
 	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
 			JobListener listener, Consumer<String> wakeup, JobAwaiter awaiter) {
+		this(store, json, handlers, settings, listener, JobTracing.NONE, wakeup, awaiter);
+	}
+
+	/** @param tracing opens each enqueue's span, whose trace context is stored with the job(s) */
+	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
+			JobListener listener, JobTracing tracing, Consumer<String> wakeup, JobAwaiter awaiter) {
+		this.traces = new TraceContexts(tracing);
 		this.awaiter = awaiter;
 		this.store = store;
 		this.json = json;
@@ -123,7 +134,8 @@ public final class JdbcJobQueue implements JobQueue {
 
 	/** A duplicate writes nothing, so it is neither counted nor worth a wakeup. */
 	private EnqueueResult insert(NewJob job) {
-		EnqueueResult result = store.enqueue(job);
+		EnqueueResult result = traces.enqueue(job.queue(), job.kind(), 1,
+				context -> store.enqueue(job.withTraceContext(context)));
 		if (result.inserted()) {
 			listener.onEnqueued(job.queue(), job.kind());
 			if (job.keySlot() == null) {
@@ -149,7 +161,8 @@ public final class JdbcJobQueue implements JobQueue {
 		for (NewJobRequest request : requests) {
 			jobs.add(newJob(request.kind(), request.payload(), request.options(), lookup));
 		}
-		List<EnqueueResult> results = store.enqueueAll(jobs);
+		List<EnqueueResult> results = traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind),
+				jobs.size(), context -> store.enqueueAll(withTraceContext(jobs, context)));
 		Set<String> queues = new LinkedHashSet<>();
 		Set<String> keys = new LinkedHashSet<>();
 		for (int i = 0; i < jobs.size(); i++) {
@@ -308,6 +321,17 @@ public final class JdbcJobQueue implements JobQueue {
 	@Override
 	public List<Node> nodes() {
 		return store.liveNodes();
+	}
+
+	/** What every job of a batch has in common, or {@code "mixed"}: a bounded value for a tag. */
+	private static String common(List<NewJob> jobs, Function<NewJob, String> value) {
+		Set<String> values = jobs.stream().map(value).collect(Collectors.toSet());
+		return values.size() == 1 ? values.iterator().next() : TraceContexts.MIXED;
+	}
+
+	/** Untraced, the batch is written as it is, not copied job by job. */
+	private static List<NewJob> withTraceContext(List<NewJob> jobs, String context) {
+		return context == null ? jobs : jobs.stream().map(job -> job.withTraceContext(context)).toList();
 	}
 
 	private NewJob newJob(String kind, Object payload, EnqueueOptions options,

@@ -15,6 +15,7 @@ import dev.jobqueue.JobContext;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.JobState;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import tools.jackson.databind.json.JsonMapper;
@@ -66,8 +67,8 @@ public final class JobDrainer {
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});
 		// Slots of concurrency keys are handed on by the sweep before each round, in the caller's transaction.
-		this.runner = new JobRunner(store, handlers, json, settings, recorder, transactions, inFlight, failures,
-				new CompletionBatcher(store, outcomes, liveness), key -> {
+		this.runner = new JobRunner(store, handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
+				failures, new CompletionBatcher(store, outcomes, liveness), key -> {
 				});
 	}
 

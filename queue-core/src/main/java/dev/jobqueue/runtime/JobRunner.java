@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobListener.Outcome;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
@@ -50,11 +51,17 @@ final class JobRunner {
 
 	private final Consumer<String> slotFreed;
 
-	/** @param slotFreed told the concurrency key of each job that finished (succeeded or dead) */
+	private final TraceContexts traces;
+
+	/**
+	 * @param slotFreed told the concurrency key of each job that finished (succeeded or dead)
+	 * @param tracing opens each execution's span, in the trace stored with the job
+	 */
 	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
-			JobListener listener, TransactionOperations transactions, InFlightJobs inFlight, Failures failures,
-			CompletionBatcher completions, Consumer<String> slotFreed) {
+			JobListener listener, JobTracing tracing, TransactionOperations transactions, InFlightJobs inFlight,
+			Failures failures, CompletionBatcher completions, Consumer<String> slotFreed) {
 		this.store = store;
+		this.traces = new TraceContexts(tracing);
 		this.handlers = handlers;
 		this.payloads = new PayloadReader(handlers, new PayloadBinding(json, settings));
 		this.results = new ResultJson(json, settings.maxResultLength());
@@ -85,8 +92,8 @@ final class JobRunner {
 		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()));
 		long start = System.nanoTime();
 		boolean handedOver = false;
-		try {
-			Outcome outcome = execute(execution, start);
+		try (JobMdc mdc = JobMdc.of(job); JobTracing.Span span = traces.execution(execution, job.traceContext())) {
+			Outcome outcome = execute(execution, start, span);
 			handedOver = outcome == null;
 			if (!handedOver) {
 				finished(execution, outcome, start);
@@ -180,8 +187,11 @@ final class JobRunner {
 		});
 	}
 
-	/** Runs the handler; returns the outcome written, or null when the batcher writes it later. */
-	private Outcome execute(Execution execution, long start) {
+	/**
+	 * Runs the handler; returns the outcome written, or null when the batcher writes it later. What the
+	 * payload's binding or the handler threw is told to the execution's span.
+	 */
+	private Outcome execute(Execution execution, long start, JobTracing.Span span) {
 		ClaimedJob job = execution.job();
 		// The claim asked only for the kinds this node serves, and a registry never forgets a kind.
 		JobHandlerDefinition handler = handlers.handlerFor(job.kind())
@@ -193,12 +203,13 @@ final class JobRunner {
 		}
 		catch (RuntimeException ex) {
 			// Retried or dead as PayloadReader's exception says, like a handler's.
+			span.failed(ex);
 			execution.finishing();
 			return fail(job, handler, ex);
 		}
 		execution.limit(handler.timeout() != null ? handler.timeout() : defaultTimeout);
 		if (handler.transactional()) {
-			return runInTransaction(execution, handler, payload);
+			return runInTransaction(execution, handler, payload, span);
 		}
 		String result;
 		try {
@@ -206,6 +217,7 @@ final class JobRunner {
 		}
 		catch (Throwable ex) {
 			// Errors included, VirtualMachineErrors too (see the class comment).
+			span.failed(unwrapped(ex));
 			return failures.ended(execution, handler, unwrapped(ex));
 		}
 		execution.finishing();
@@ -220,7 +232,8 @@ final class JobRunner {
 	 * The handler's writes and the completion commit together or not at all. When the completion
 	 * changes nothing (the lease was taken over), the transaction rolls back with the handler's work.
 	 */
-	private Outcome runInTransaction(Execution execution, JobHandlerDefinition handler, Object payload) {
+	private Outcome runInTransaction(Execution execution, JobHandlerDefinition handler, Object payload,
+			JobTracing.Span span) {
 		ClaimedJob job = execution.job();
 		try {
 			transactions.executeWithoutResult(status -> {
@@ -239,6 +252,7 @@ final class JobRunner {
 			return failures.lost(job);
 		}
 		catch (RuntimeException | Error ex) {
+			span.failed(unwrapped(ex));
 			return failures.ended(execution, handler, unwrapped(ex));
 		}
 	}

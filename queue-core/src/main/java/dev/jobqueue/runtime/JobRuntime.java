@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.PauseScope;
@@ -102,6 +103,12 @@ public final class JobRuntime {
 	 */
 	public JobRuntime(JobStore store, JobStore ownStore, HandlerRegistry handlers, JsonMapper json,
 			RuntimeSettings settings, JobListener listener, TransactionOperations transactions) {
+		this(store, ownStore, handlers, json, settings, listener, JobTracing.NONE, transactions);
+	}
+
+	/** @param tracing opens each execution's span, in the trace stored with the job at its enqueue */
+	public JobRuntime(JobStore store, JobStore ownStore, HandlerRegistry handlers, JsonMapper json,
+			RuntimeSettings settings, JobListener listener, JobTracing tracing, TransactionOperations transactions) {
 		this.store = store;
 		this.ownStore = ownStore;
 		this.settings = settings;
@@ -114,8 +121,8 @@ public final class JobRuntime {
 		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
-		this.runner = new JobRunner(store, handlers, json, settings, listener, transactions, inFlight, failures,
-				completions, this::slotFreed);
+		this.runner = new JobRunner(store, handlers, json, settings, listener, tracing, transactions, inFlight,
+				failures, completions, this::slotFreed);
 		this.node = new NodeRegistry(ownStore, owner, settings.queues(), handlers, settings.heartbeatInterval());
 		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);

@@ -11,10 +11,11 @@ import java.time.Instant;
  * @param snoozes how many times handlers snoozed the job before this attempt
  * @param concurrencyKey the key whose slot it holds, or {@code null}: once it is finished, the store's
  * {@link JobStore#promote} hands the slot on
+ * @param traceContext the propagation fields stored at its enqueue ({@link NewJob#traceContext()}), or {@code null}
  */
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
 		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes,
-		String concurrencyKey) {
+		String concurrencyKey, String traceContext) {
 
 	/** Whether this was the last attempt the job had. */
 	public boolean isLastAttempt() {

@@ -11,9 +11,11 @@ import java.time.Instant;
  * older versions pass the job over
  * @param keySlot the concurrency key it waits for a slot of, or {@code null}: such a job is written
  * {@code blocked} and made ready by {@link JobStore#promote}
+ * @param traceContext the propagation fields of the enqueue's span as a JSON object, or {@code null}: handed back
+ * with the claimed job, so that its executions join the enqueue's trace
  */
 public record NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
-		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot) {
+		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext) {
 
 	/**
 	 * A concurrency key and the options its slots are handed out by.
@@ -43,6 +45,12 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		}
 	}
 
+	/** A job without a trace context. */
+	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
+			Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot) {
+		this(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot, null);
+	}
+
 	/** A job without a concurrency key. */
 	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
 			Duration delay, int maxAttempts, String uniqueKey) {
@@ -56,6 +64,12 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		if (payloadVersion < 1) {
 			throw new IllegalArgumentException("payloadVersion must be at least 1, was " + payloadVersion);
 		}
+	}
+
+	/** The same job, written with {@code traceContext}. */
+	public NewJob withTraceContext(String traceContext) {
+		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
+				traceContext);
 	}
 
 	/** The state it is written in: {@code blocked} with a concurrency key, {@code ready} without. */

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobListener.Outcome;
@@ -72,6 +73,24 @@ public abstract class DrainContractTest {
 		assertThat(fixture.state(first)).isEqualTo(JobState.succeeded);
 		assertThat(fixture.job(second).result()).contains("hello alan");
 		assertThat(fixture.state(later)).isEqualTo(JobState.ready);
+	}
+
+	@Test
+	void theJobIsInTheMdcWhileItsHandlerRunsAndGoneOnceItEnded() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		fixture.handle("greet", Greeting.class, (greeting, context) -> {
+			seen.addAll(List.of(MDC.get("jobqueue.job.id"), MDC.get("jobqueue.job.kind"),
+					MDC.get("jobqueue.job.attempt")));
+			return null;
+		});
+		long id = fixture.queue().enqueue("greet", new Greeting("ada", 1));
+
+		drainer.drain(100);
+
+		assertThat(seen).containsExactly(Long.toString(id), "greet", "1");
+		assertThat(MDC.get("jobqueue.job.id")).isNull();
+		assertThat(MDC.get("jobqueue.job.kind")).isNull();
+		assertThat(MDC.get("jobqueue.job.attempt")).isNull();
 	}
 
 	@Test

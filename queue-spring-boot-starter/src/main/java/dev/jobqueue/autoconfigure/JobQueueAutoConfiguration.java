@@ -26,6 +26,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
@@ -116,7 +117,7 @@ public final class JobQueueAutoConfiguration {
 	@DependsOnDatabaseInitialization
 	JobQueue jobQueue(JobStore store, HandlerRegistry handlers, RuntimeSettings settings,
 			ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
-			ObjectProvider<JobRuntime> runtime, JobQueueProperties properties,
+			ObjectProvider<JobTracing> tracing, ObjectProvider<JobRuntime> runtime, JobQueueProperties properties,
 			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
 		// Looked up at the first enqueue, not now: the workers may not exist yet, and never do on an
 		// enqueue-only node. Once found, kept, so that a commit never looks up a bean (even while closing).
@@ -127,7 +128,7 @@ public final class JobQueueAutoConfiguration {
 			.finishes(QueueDataSource.resolve(queueDataSource, dataSource), properties.isNotify()),
 				settings.pollInterval());
 		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, settings, JobListeners.of(listeners),
-				queue -> {
+				tracing.getIfUnique(() -> JobTracing.NONE), queue -> {
 					JobRuntime local = localRuntime.get();
 					if (local != null) {
 						local.wake(queue);
@@ -154,14 +155,15 @@ public final class JobQueueAutoConfiguration {
 		@DependsOnDatabaseInitialization
 		JobRuntime jobRuntime(JobStore store, HandlerRegistry handlers, JobQueueProperties properties,
 				RuntimeSettings settings, ObjectProvider<JsonMapper> jsonMapper, ObjectProvider<JobListener> listeners,
-				ObjectProvider<PlatformTransactionManager> transactionManagers,
+				ObjectProvider<JobTracing> tracing, ObjectProvider<PlatformTransactionManager> transactionManagers,
 				ObjectProvider<WakeupSource> wakeupSources, RuntimeConnections connections,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
 			DataSource resolved = QueueDataSource.resolve(queueDataSource, dataSource);
 			Dialect dialect = JobStores.dialect(store.vendor());
 			JobStore ownStore = connections.ownStore(store, dialect, settings, properties.isNotify());
 			JobRuntime runtime = new JobRuntime(store, ownStore, handlers, PayloadJson.mapper(jsonMapper), settings,
-					JobListeners.of(listeners), HandlerTransactions.on(dialect, resolved, transactionManagers));
+					JobListeners.of(listeners), tracing.getIfUnique(() -> JobTracing.NONE),
+					HandlerTransactions.on(dialect, resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
 			// Jobs that other processes enqueue wake these workers at once: through LISTEN on one connection
 			// (PostgreSQL), or within milliseconds of their commit to the same file (SQLite).

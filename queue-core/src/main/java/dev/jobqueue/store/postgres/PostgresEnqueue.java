@@ -66,11 +66,11 @@ final class PostgresEnqueue {
 		Optional<Inserted> inserted = jdbc.sql("""
 				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                          concurrency_rate_millis)
+				                          concurrency_rate_millis, trace_context)
 				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
-				        :rateMillis)
+				        :rateMillis, :traceContext)
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 				DO NOTHING
 				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""")
@@ -170,19 +170,19 @@ final class PostgresEnqueue {
 				                CAST(:payloads AS text[]), CAST(:payloadVersions AS int[]), CAST(:priorities AS int[]),
 				                CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]),
 				                CAST(:uniqueKeys AS text[]), CAST(:concurrencyKeys AS text[]), CAST(:concurrencyLimits AS int[]),
-				                CAST(:deadHolds AS boolean[]), CAST(:rateMillis AS bigint[]))
+				                CAST(:deadHolds AS boolean[]), CAST(:rateMillis AS bigint[]), CAST(:traceContexts AS text[]))
 				         WITH ORDINALITY AS t(id, queue, kind, payload, payload_version, priority, run_at_millis, delay_millis,
 				                              max_attempts, unique_key, concurrency_key, concurrency_limit, dead_holds,
-				                              rate_millis, ord)
+				                              rate_millis, trace_context, ord)
 				)
 				INSERT INTO jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                          concurrency_rate_millis)
+				                          concurrency_rate_millis, trace_context)
 				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version,
 				       CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
 				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds,
-				       rate_millis
+				       rate_millis, trace_context
 				FROM input
 				ORDER BY ord
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
@@ -206,6 +206,7 @@ final class PostgresEnqueue {
 				.toArray(Boolean[]::new))
 			.param("rateMillis", jobs.stream().map(j -> j.keySlot() == null ? null : j.keySlot().rateMillis())
 				.toArray(Long[]::new))
+			.param("traceContexts", jobs.stream().map(NewJob::traceContext).toArray(String[]::new))
 			.query((rs, n) -> rs.getLong(1))
 			.list());
 	}
@@ -256,6 +257,7 @@ final class PostgresEnqueue {
 			.addValue("concurrencyKey", job.concurrencyKey(), Types.VARCHAR)
 			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
 			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds())
-			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT);
+			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT)
+			.addValue("traceContext", job.traceContext(), Types.VARCHAR);
 	}
 }

@@ -104,7 +104,8 @@ final class PostgresExecution {
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
-				          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes, j.concurrency_key""")
+				          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes, j.concurrency_key,
+				          j.trace_context""")
 			.param("queue", queue)
 			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
 			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))
@@ -113,7 +114,8 @@ final class PostgresExecution {
 			.param("leaseMillis", lease.toMillis())
 			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
 					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
-					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11), rs.getInt(12), rs.getString(13)))
+					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11), rs.getInt(12), rs.getString(13),
+					rs.getString(14)))
 			.list();
 		// RETURNING gives no order; hand the jobs out in claim order.
 		return ClaimOrder.sort(claimed);

@@ -41,7 +41,7 @@ final class PostgresJobCopy {
 		String sql = """
 				COPY jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                   created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                   concurrency_rate_millis) FROM STDIN""";
+				                   concurrency_rate_millis, trace_context) FROM STDIN""";
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -80,6 +80,8 @@ final class PostgresJobCopy {
 				.append(job.priority()).append('\t').append(runAtText.of(job)).append('\t').append(job.maxAttempts())
 				.append('\t').append(createdAt).append('\t');
 			appendKeySlot(chunk, job.keySlot());
+			chunk.append('\t');
+			appendNullable(chunk, job.traceContext());
 			chunk.append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
@@ -97,6 +99,15 @@ final class PostgresJobCopy {
 		CopyText.appendEscaped(chunk, slot.key());
 		chunk.append('\t').append(slot.limit()).append('\t').append(slot.deadHolds() ? 't' : 'f').append('\t');
 		chunk.append(slot.rateMillis() == null ? "\\N" : slot.rateMillis().toString());
+	}
+
+	private static void appendNullable(StringBuilder chunk, String value) {
+		if (value == null) {
+			chunk.append("\\N");
+		}
+		else {
+			CopyText.appendEscaped(chunk, value);
+		}
 	}
 
 	/**

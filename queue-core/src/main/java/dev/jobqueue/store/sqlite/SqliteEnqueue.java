@@ -35,11 +35,11 @@ final class SqliteEnqueue {
 			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
 					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 					                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-					                          concurrency_rate_millis)
+					                          concurrency_rate_millis, trace_context)
 					VALUES (:queue, :kind, :payload, :payloadVersion, :state, :priority,
 					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
 					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
-					        :concurrencyLimit, :deadHolds, :rateMillis)
+					        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext)
 					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
 					DO NOTHING
 					RETURNING id""")
@@ -99,6 +99,7 @@ final class SqliteEnqueue {
 			.addValue("concurrencyKey", job.concurrencyKey(), Types.VARCHAR)
 			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
 			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds() ? 1 : 0)
-			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT);
+			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT)
+			.addValue("traceContext", job.traceContext(), Types.VARCHAR);
 	}
 }

@@ -41,7 +41,7 @@ final class SqliteLeases {
 			    ORDER BY priority, run_at, id
 			    LIMIT :limit)
 			RETURNING id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
-			          started_at, snoozes, concurrency_key""";
+			          started_at, snoozes, concurrency_key, trace_context""";
 
 	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
 	static final String NEXT_DUE = """

@@ -1,0 +1,6 @@
+-- The trace context of the enqueue (docs/architecture.md, "Tracing"): a JSON object of propagation fields, such as
+-- {"traceparent": "00-…"}, captured when the job was enqueued inside a traced request, so that its executions
+-- join that trace. NULL when nothing was traced. A nullable column without a default changes only the schema.
+ALTER TABLE jobqueue_job ADD COLUMN trace_context TEXT;
+
+UPDATE jobqueue_schema_version SET version = 26;
