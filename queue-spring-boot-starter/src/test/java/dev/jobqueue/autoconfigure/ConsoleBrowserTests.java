@@ -1,12 +1,14 @@
 package dev.jobqueue.autoconfigure;
 
+import static dev.jobqueue.autoconfigure.ConsoleApplications.HOSTILE_CARD;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.base;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.killThreeJobs;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.post;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
@@ -15,16 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.Select;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
-import dev.jobqueue.spring.JobHandler;
 
 /**
  * The console in a real browser (headless Chromium through Selenium) against a running application: the
@@ -32,8 +28,6 @@ import dev.jobqueue.spring.JobHandler;
  * offers no button and refuses a POST. Each page is saved under {@code target/console-screenshots}.
  */
 class ConsoleBrowserTests {
-
-	private static final String HOSTILE_CARD = "<script>alert('card')</script>";
 
 	private WebDriver browser;
 
@@ -49,7 +43,8 @@ class ConsoleBrowserTests {
 
 	@Test
 	void anOperatorFindsTheDeadJobsSeesWhyTheyDiedAndRetriesThem() {
-		try (ConfigurableApplicationContext app = start("console_browser", "jobqueue.console.writes-enabled=true")) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_browser",
+				"jobqueue.console.writes-enabled=true")) {
 			List<Long> dead = killThreeJobs(app.getBean(JobQueue.class));
 			String base = base(app);
 
@@ -68,7 +63,7 @@ class ConsoleBrowserTests {
 			HeadlessChromium.screenshot(browser, "3-job");
 			assertThat(browser.findElement(By.id("explain")).getText()).contains("dead", "2 attempts");
 			assertThat(browser.findElement(By.id("errors")).getText()).contains("card declined",
-					"at dev.jobqueue.autoconfigure.ConsoleBrowserTests$Charges.charge");
+					"at dev.jobqueue.autoconfigure.ConsoleApplications$Charges.charge");
 			assertThat(browser.findElement(By.id("payload")).getText()).contains(HOSTILE_CARD);
 
 			browser.navigate().back();
@@ -85,7 +80,7 @@ class ConsoleBrowserTests {
 
 	@Test
 	void aReadOnlyConsoleShowsNoButtonsAndRefusesAPost() throws Exception {
-		try (ConfigurableApplicationContext app = start("console_read_only")) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_read_only")) {
 			JobQueue queue = app.getBean(JobQueue.class);
 			long id = killThreeJobs(queue).get(0);
 			String base = base(app);
@@ -100,58 +95,6 @@ class ConsoleBrowserTests {
 			HttpResponse<String> post = post(URI.create(base + "/jobs/retry"), "id=" + id);
 			assertThat(post.statusCode()).isEqualTo(403);
 			assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.dead);
-		}
-	}
-
-	/** Three jobs that fail both their attempts, then a paused queue, so that a retried job stays ready. */
-	private static List<Long> killThreeJobs(JobQueue queue) {
-		List<Long> ids = List.of(queue.enqueue("charge-card", new Charge(HOSTILE_CARD)),
-				queue.enqueue("charge-card", new Charge("4111")), queue.enqueue("charge-card", new Charge("5500")));
-		ids.forEach(id -> assertThat(queue.await(id, Duration.ofSeconds(20)).state()).isEqualTo(JobState.dead));
-		queue.pause("default");
-		return ids;
-	}
-
-	static ConfigurableApplicationContext start(String schema, String... properties) {
-		return new SpringApplicationBuilder(ConsoleApplication.class).web(WebApplicationType.SERVLET)
-			.properties("spring.datasource.url=" + PostgresSchemas.fresh(schema), "server.port=0",
-					"jobqueue.console.enabled=true", "jobqueue.retry.max-attempts=2",
-					"jobqueue.retry.initial-backoff=10ms", "jobqueue.retry.max-backoff=10ms",
-					"jobqueue.poll-interval=100ms")
-			.properties(properties)
-			.run();
-	}
-
-	static String base(ConfigurableApplicationContext app) {
-		return "http://localhost:" + app.getEnvironment().getProperty("local.server.port") + "/jobqueue";
-	}
-
-	static HttpResponse<String> post(URI uri, String form) throws Exception {
-		return HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(uri)
-				.header("Content-Type", "application/x-www-form-urlencoded")
-				.POST(HttpRequest.BodyPublishers.ofString(form))
-				.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	record Charge(String card) {
-	}
-
-	static class Charges {
-
-		@JobHandler("charge-card")
-		void charge(Charge charge) {
-			throw new IllegalStateException("card declined: " + charge.card());
-		}
-	}
-
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	static class ConsoleApplication {
-
-		@Bean
-		Charges charges() {
-			return new Charges();
 		}
 	}
 }
