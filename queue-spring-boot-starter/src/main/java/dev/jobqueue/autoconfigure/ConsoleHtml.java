@@ -17,7 +17,8 @@ final class ConsoleHtml {
 			main{padding:1em 1.2em}table{border-collapse:collapse;background:#fff;margin:.5em 0 1.2em}
 			th,td{border:1px solid #d7dbe0;padding:.3em .6em;text-align:left;vertical-align:top}
 			th{background:#eef1f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
-			pre{background:#fff;border:1px solid #d7dbe0;padding:.6em;overflow:auto;max-height:24em;white-space:pre-wrap}
+			pre{background:#fff;border:1px solid #d7dbe0;padding:.6em;overflow:auto;max-height:24em;
+			white-space:pre-wrap;overflow-wrap:anywhere;margin:0}td.t{white-space:nowrap}
 			.dead{color:#b00020;font-weight:600}.explain{background:#fff8e1;border-left:4px solid #f0b400;padding:.5em .8em}
 			form.inline{display:inline}button{padding:.25em .8em}label{margin-right:.8em}
 			""";
@@ -75,8 +76,9 @@ final class ConsoleHtml {
 		return raw("<td>").text(value).raw("</td>");
 	}
 
-	ConsoleHtml number(long value) {
-		return raw("<td class=\"n\">").text(value).raw("</td>");
+	/** A timestamp's cell, kept on one line. */
+	ConsoleHtml time(Instant value) {
+		return raw("<td class=\"t\">").text(value).raw("</td>");
 	}
 
 	/** A query parameter's value, encoded for a URL (and escaped again when the URL is printed). */

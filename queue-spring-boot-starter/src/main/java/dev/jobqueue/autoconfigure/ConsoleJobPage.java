@@ -93,7 +93,7 @@ final class ConsoleJobPage {
 		for (int i = job.errors().size() - 1; i >= 0; i--) {
 			Job.AttemptError error = job.errors().get(i);
 			page.raw("<tr><td class=\"n\">").text(error.attempt()).raw("</td>")
-				.cell(error.at())
+				.time(error.at())
 				.cell(error.worker())
 				.raw("<td><pre>").text(error.message()).raw("</pre></td></tr>");
 		}

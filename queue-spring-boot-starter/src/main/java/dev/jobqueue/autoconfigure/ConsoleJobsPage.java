@@ -62,6 +62,10 @@ final class ConsoleJobsPage {
 	}
 
 	private static void table(ConsoleHtml page, String base, JobPage jobs, boolean selectable) {
+		if (jobs.jobs().isEmpty()) {
+			page.raw("<p>No jobs match.</p>");
+			return;
+		}
 		page.raw("<table id=\"jobs\"><tr>").raw(selectable ? "<th>Retry</th>" : "")
 			.raw("<th>Id</th><th>Queue</th><th>Kind</th><th>State</th><th>Attempt</th><th>Run at</th>"
 					+ "<th>Created</th><th>Last error</th></tr>");
@@ -75,15 +79,12 @@ final class ConsoleJobsPage {
 				.cell(job.kind())
 				.raw("<td class=\"").text(job.state()).raw("\">").text(job.state()).raw("</td>")
 				.cell(job.attempt() + " of " + job.maxAttempts())
-				.cell(job.runAt())
-				.cell(job.createdAt())
+				.time(job.runAt())
+				.time(job.createdAt())
 				.cell(firstLine(job.lastError()))
 				.raw("</tr>");
 		}
 		page.raw("</table>");
-		if (jobs.jobs().isEmpty()) {
-			page.raw("<p>No jobs match.</p>");
-		}
 	}
 
 	private static String firstLine(String text) {

@@ -62,8 +62,8 @@ final class ConsoleOverviewPage {
 				.cell(node.version())
 				.cell(node.queues())
 				.cell(String.join(", ", node.kinds()))
-				.cell(node.startedAt())
-				.cell(node.lastSeenAt())
+				.time(node.startedAt())
+				.time(node.lastSeenAt())
 				.raw("</tr>");
 		}
 		page.raw("</table>");

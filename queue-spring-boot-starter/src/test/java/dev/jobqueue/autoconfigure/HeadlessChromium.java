@@ -34,7 +34,7 @@ final class HeadlessChromium {
 		Path browser = executable("chromium", "chromium-browser", "google-chrome");
 		Path driver = executable("chromedriver");
 		ChromeOptions options = new ChromeOptions().setBinary(browser.toFile())
-			.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900");
+			.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1300");
 		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile())
 			.usingAnyFreePort()
 			.build();
