@@ -77,6 +77,11 @@ final class ConsoleServlet extends HttpServlet {
 			send(response, 400, ConsoleHtml.page(console.base(), "Bad request").raw("<p>").text(ex.getMessage())
 				.raw("</p>").end());
 		}
+		catch (IllegalStateException ex) {
+			// A dead job whose unique key a newer unfinished job holds stays dead; the message names that job.
+			send(response, 409, ConsoleHtml.page(console.base(), "Not retried").raw("<p>").text(ex.getMessage())
+				.raw("</p>").end());
+		}
 	}
 
 	private void write(ConsoleRequest console, String path, HttpServletRequest request,
