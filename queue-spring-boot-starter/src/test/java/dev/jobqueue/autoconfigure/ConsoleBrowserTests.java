@@ -21,11 +21,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
 
 /**
  * The console in a real browser (headless Chromium through Selenium) against a running application: the
  * overview, the dead jobs, one job's errors and explanation, a bulk retry; and that a read-only console
- * offers no button and refuses a POST. Each page is saved under {@code target/console-screenshots}.
+ * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
+ * saved under {@code target/console-screenshots}.
  */
 class ConsoleBrowserTests {
 
@@ -95,6 +97,32 @@ class ConsoleBrowserTests {
 			HttpResponse<String> post = post(URI.create(base + "/jobs/retry"), "id=" + id);
 			assertThat(post.statusCode()).isEqualTo(403);
 			assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.dead);
+		}
+	}
+
+	@Test
+	void theJobListPagesByItsCursorAndABadFilterIsABadRequestThatSaysWhy() throws Exception {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_pages",
+				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			for (int i = 0; i < 51; i++) {
+				queue.enqueue("render-report", new Charge("report " + i));
+			}
+			String base = base(app);
+
+			browser.get(base + "/jobs?kind=render-report");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.ready"))).hasSize(50);
+			browser.findElement(By.id("next")).click();
+			HeadlessChromium.screenshot(browser, "7-second-page");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.ready"))).hasSize(1);
+			assertThat(browser.findElements(By.id("next"))).isEmpty();
+
+			browser.get(base + "/jobs?state=zombie");
+			assertThat(browser.findElement(By.tagName("main")).getText()).contains("Bad request",
+					"state must be one of blocked, ready, running, succeeded, dead, cancelled; was 'zombie'");
+			HttpResponse<String> badId = post(URI.create(base + "/jobs/retry"), "id=%3Cb%3E");
+			assertThat(badId.statusCode()).isEqualTo(400);
+			assertThat(badId.body()).contains("id must be a job id, was &#39;&lt;b&gt;&#39;");
 		}
 	}
 }
