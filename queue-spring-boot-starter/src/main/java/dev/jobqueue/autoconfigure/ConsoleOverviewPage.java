@@ -44,6 +44,10 @@ final class ConsoleOverviewPage {
 			}
 			page.raw("</tr>");
 		});
+		totals(page, totals);
+	}
+
+	private static void totals(ConsoleHtml page, Map<JobState, Long> totals) {
 		page.raw("<tr><th>all</th>");
 		for (JobState state : JobState.values()) {
 			page.raw("<td class=\"n\" id=\"total-").text(state).raw("\">").text(totals.getOrDefault(state, 0L))
