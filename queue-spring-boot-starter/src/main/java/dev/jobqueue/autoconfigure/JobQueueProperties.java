@@ -127,8 +127,57 @@ public class JobQueueProperties implements Validator {
 	/** The retry policy of handlers that declare none of their own. */
 	private final Retry retry = new Retry();
 
+	/**
+	 * The operator's web console: server-rendered pages of queues, jobs, dead jobs and nodes, served by the
+	 * application itself in a servlet web application.
+	 */
+	public static class Console {
+
+		/**
+		 * Whether to serve the console. Off unless set: its pages show payloads and errors, so enable it
+		 * where the path is protected (Spring Security) or the network is trusted.
+		 */
+		private boolean enabled;
+
+		/** The path the console is served under; starts with '/', does not end with one. */
+		private String path = "/jobqueue";
+
+		/**
+		 * Whether the console may retry and cancel jobs. Read-only unless set: no buttons are shown, and a
+		 * POST is refused with 403.
+		 */
+		private boolean writesEnabled;
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public boolean isWritesEnabled() {
+			return writesEnabled;
+		}
+
+		public void setWritesEnabled(boolean writesEnabled) {
+			this.writesEnabled = writesEnabled;
+		}
+	}
+
 	/** How payloads are bound to their handlers' types. */
 	private final Payload payload = new Payload();
+
+	/** The operator's web console. */
+	private final Console console = new Console();
 
 	/** The largest payload accepted by an enqueue, in characters of JSON. */
 	private int maxPayloadLength = 1048576;
@@ -276,6 +325,10 @@ public class JobQueueProperties implements Validator {
 
 	public Retry getRetry() {
 		return retry;
+	}
+
+	public Console getConsole() {
+		return console;
 	}
 
 	public Payload getPayload() {

@@ -47,6 +47,16 @@ final class JobQueuePropertiesValidator {
 		properties.getConcurrencyKeyLimits().forEach((prefix, limit) -> atLeast(errors,
 				"concurrencyKeyLimits[" + prefix + "]", "concurrency-key-limits." + prefix, limit, 1));
 		properties.getSchedules().forEach((name, schedule) -> validateSchedule(name, schedule, errors));
+		validateConsolePath(properties.getConsole().getPath(), errors);
+	}
+
+	/** The path becomes a servlet mapping ({@code path/*}): a pattern or a trailing slash would map elsewhere. */
+	private static void validateConsolePath(String path, Errors errors) {
+		if (path == null || !path.matches("(/[A-Za-z0-9._~-]+)+")) {
+			reject(errors, "console.path", "console.path",
+					"must start with '/' and name segments of letters, digits, '.', '_', '~' or '-', no trailing '/'; was '"
+							+ path + "'");
+		}
 	}
 
 	/** What a schedule's properties say on their own; whether its kind and payload fit a handler comes later. */

@@ -60,6 +60,9 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getMaxErrorLength()).isEqualTo(16 * 1024);
 			assertThat(properties.getMaxResultLength()).isEqualTo(RuntimeSettings.DEFAULT_MAX_PAYLOAD_LENGTH);
 			assertThat(properties.getPayload().isFailOnUnknownProperties()).isTrue();
+			assertThat(properties.getConsole().isEnabled()).isFalse();
+			assertThat(properties.getConsole().getPath()).isEqualTo("/jobqueue");
+			assertThat(properties.getConsole().isWritesEnabled()).isFalse();
 			// One source of truth: the values above are the core's own defaults.
 			assertThat(properties.runtimeSettings().build()).usingRecursiveComparison().isEqualTo(RuntimeSettings.defaults());
 			assertThat(properties.getRetry().toRetryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
@@ -111,6 +114,9 @@ class JobQueuePropertiesTests {
 			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
 			jobqueue.max-result-length=0          | jobqueue.max-result-length must be at least 1, was 0
 			jobqueue.external-kinds[0]=           | jobqueue.external-kinds[0] must not be blank
+			jobqueue.console.path=jobqueue        | jobqueue.console.path must start with '/' and name segments of letters, digits, '.', '_', '~' or '-', no trailing '/'; was 'jobqueue'
+			jobqueue.console.path=/ops/           | jobqueue.console.path must start with '/'
+			jobqueue.console.path=/ops/*          | jobqueue.console.path must start with '/'
 			""")
 	void anInvalidValueFailsTheStartupNamingTheProperty(String property, String message) {
 		runner.withPropertyValues(property).run(context -> {
@@ -215,7 +221,8 @@ class JobQueuePropertiesTests {
 				"jobqueue.max-payload-length", "jobqueue.max-error-length", "jobqueue.max-result-length",
 				"jobqueue.payload.fail-on-unknown-properties", "jobqueue.schedules", "jobqueue.health.sample-interval",
 				"jobqueue.health.oldest-ready-age-out-of-service", "jobqueue.health.oldest-ready-age-down",
-				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down");
+				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down", "jobqueue.console.enabled",
+				"jobqueue.console.path", "jobqueue.console.writes-enabled");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {

@@ -1,0 +1,143 @@
+package dev.jobqueue.autoconfigure;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.jobqueue.JobQueue;
+
+/**
+ * The operator's console: server-rendered pages over {@link JobQueue}'s search, counts, explain and node
+ * registry. A servlet of its own rather than Spring MVC controllers, so that it needs nothing of the
+ * application's web setup but a servlet container, and its path is one mapping.
+ */
+final class ConsoleServlet extends HttpServlet {
+
+	private static final Pattern JOB = Pattern.compile("/jobs/(\\d{1,18})");
+
+	private static final Pattern JOB_ACTION = Pattern.compile("/jobs/(\\d{1,18})/(retry|cancel)");
+
+	/** Pages print untrusted text: no script may run, and no other site may frame them. */
+	private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; "
+			+ "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+	private final transient JobQueue queue;
+
+	private final boolean writesEnabled;
+
+	ConsoleServlet(JobQueue queue, boolean writesEnabled) {
+		this.queue = queue;
+		this.writesEnabled = writesEnabled;
+	}
+
+	@Override
+	protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		ConsoleRequest console = consoleRequest(request);
+		String path = path(request);
+		Matcher job = JOB.matcher(path);
+		try {
+			if (path.equals("/")) {
+				send(response, 200, new ConsoleOverviewPage(queue).render(console));
+			}
+			else if (path.equals("/jobs")) {
+				send(response, 200, new ConsoleJobsPage(queue).render(console, request));
+			}
+			else if (job.matches()) {
+				send(response, 200, new ConsoleJobPage(queue).render(console, Long.parseLong(job.group(1))));
+			}
+			else {
+				send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			send(response, 400, ConsoleHtml.page(console.base(), "Bad request").raw("<p>").text(ex.getMessage())
+				.raw("</p>").end());
+		}
+	}
+
+	@Override
+	protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		ConsoleRequest console = consoleRequest(request);
+		if (!writesEnabled) {
+			send(response, 403, ConsoleHtml.page(console.base(), "Read-only")
+				.raw("<p>The console is read-only: set jobqueue.console.writes-enabled=true to allow changes.</p>")
+				.end());
+			return;
+		}
+		try {
+			write(console, path(request), request, response);
+		}
+		catch (IllegalArgumentException ex) {
+			send(response, 400, ConsoleHtml.page(console.base(), "Bad request").raw("<p>").text(ex.getMessage())
+				.raw("</p>").end());
+		}
+		catch (IllegalStateException ex) {
+			// A dead job whose unique key a newer unfinished job holds stays dead; the message names that job.
+			send(response, 409, ConsoleHtml.page(console.base(), "Not retried").raw("<p>").text(ex.getMessage())
+				.raw("</p>").end());
+		}
+	}
+
+	private void write(ConsoleRequest console, String path, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		Matcher action = JOB_ACTION.matcher(path);
+		if (action.matches()) {
+			long id = Long.parseLong(action.group(1));
+			boolean changed = action.group(2).equals("retry") ? queue.retry(id) : queue.cancel(id);
+			response.sendRedirect(console.base() + "/jobs/" + id + "?changed=" + changed);
+		}
+		else if (path.equals("/jobs/retry")) {
+			long retried = queue.retryAll(ids(request));
+			response.sendRedirect(console.base() + "/jobs?state=dead&retried=" + retried);
+		}
+		else {
+			send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
+		}
+	}
+
+	private ConsoleRequest consoleRequest(HttpServletRequest request) {
+		return new ConsoleRequest(request.getContextPath() + request.getServletPath(), writesEnabled,
+				ConsoleCsrf.field(request));
+	}
+
+	private static String path(HttpServletRequest request) {
+		String path = request.getPathInfo();
+		return path == null || path.isEmpty() ? "/" : path;
+	}
+
+	/** The selected jobs' ids; a value that is not an id is refused before anything changes. */
+	private static List<Long> ids(HttpServletRequest request) {
+		String[] values = request.getParameterValues("id");
+		if (values == null) {
+			return List.of();
+		}
+		return Arrays.stream(values).map(value -> {
+			if (!value.matches("\\d{1,18}")) {
+				throw new IllegalArgumentException("id must be a job id, was '" + value + "'");
+			}
+			return Long.parseLong(value);
+		}).toList();
+	}
+
+	private static void send(HttpServletResponse response, int status, String html) throws IOException {
+		response.setStatus(status);
+		response.setContentType("text/html;charset=UTF-8");
+		response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+		response.setHeader("X-Content-Type-Options", "nosniff");
+		response.setHeader("Cache-Control", "no-store");
+		response.getWriter().write(html);
+	}
+
+	/**
+	 * What a page needs of the request: the console's base URL, whether to offer writes, and the CSRF field
+	 * (markup, escaped) its forms carry.
+	 */
+	record ConsoleRequest(String base, boolean writes, String csrfField) {
+	}
+}

@@ -1,0 +1,128 @@
+package dev.jobqueue.autoconfigure;
+
+import static dev.jobqueue.autoconfigure.ConsoleApplications.HOSTILE_CARD;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.base;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.killThreeJobs;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.post;
+import static dev.jobqueue.autoconfigure.ConsoleApplications.start;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.Select;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
+import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
+
+/**
+ * The console in a real browser (headless Chromium through Selenium) against a running application: the
+ * overview, the dead jobs, one job's errors and explanation, a bulk retry; and that a read-only console
+ * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
+ * saved under {@code target/console-screenshots}.
+ */
+class ConsoleBrowserTests {
+
+	private WebDriver browser;
+
+	@BeforeEach
+	void startBrowser() {
+		browser = HeadlessChromium.start();
+	}
+
+	@AfterEach
+	void quitBrowser() {
+		browser.quit();
+	}
+
+	@Test
+	void anOperatorFindsTheDeadJobsSeesWhyTheyDiedAndRetriesThem() {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_browser",
+				"jobqueue.console.writes-enabled=true")) {
+			List<Long> dead = killThreeJobs(app.getBean(JobQueue.class));
+			String base = base(app);
+
+			browser.get(base + "/");
+			HeadlessChromium.screenshot(browser, "1-overview");
+			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("3");
+			assertThat(browser.findElement(By.id("nodes")).getText()).contains("charge-card");
+
+			browser.get(base + "/jobs");
+			new Select(browser.findElement(By.name("state"))).selectByVisibleText("dead");
+			browser.findElement(By.cssSelector("#filter button")).click();
+			HeadlessChromium.screenshot(browser, "2-dead-jobs");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.dead"))).hasSize(3);
+
+			browser.findElement(By.linkText(String.valueOf(dead.get(0)))).click();
+			HeadlessChromium.screenshot(browser, "3-job");
+			assertThat(browser.findElement(By.id("explain")).getText()).contains("dead", "2 attempts");
+			assertThat(browser.findElement(By.id("errors")).getText()).contains("card declined",
+					"at dev.jobqueue.autoconfigure.ConsoleApplications$Charges.charge");
+			assertThat(browser.findElement(By.id("payload")).getText()).contains(HOSTILE_CARD);
+
+			browser.navigate().back();
+			browser.findElement(By.id("retry-selected")).click();
+			HeadlessChromium.screenshot(browser, "4-after-retry");
+			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 3 jobs.");
+
+			browser.get(base + "/");
+			HeadlessChromium.screenshot(browser, "5-overview-after-retry");
+			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("0");
+			assertThat(browser.findElement(By.id("total-ready")).getText()).isEqualTo("3");
+		}
+	}
+
+	@Test
+	void aReadOnlyConsoleShowsNoButtonsAndRefusesAPost() throws Exception {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_read_only")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			long id = killThreeJobs(queue).get(0);
+			String base = base(app);
+
+			browser.get(base + "/jobs?state=dead");
+			HeadlessChromium.screenshot(browser, "6-read-only-dead-jobs");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.dead"))).hasSize(3);
+			assertThat(browser.findElements(By.id("retry-selected"))).isEmpty();
+			browser.get(base + "/jobs/" + id);
+			assertThat(browser.findElements(By.tagName("button"))).isEmpty();
+
+			HttpResponse<String> post = post(URI.create(base + "/jobs/retry"), "id=" + id);
+			assertThat(post.statusCode()).isEqualTo(403);
+			assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.dead);
+		}
+	}
+
+	@Test
+	void theJobListPagesByItsCursorAndABadFilterIsABadRequestThatSaysWhy() throws Exception {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_pages",
+				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			for (int i = 0; i < 51; i++) {
+				queue.enqueue("render-report", new Charge("report " + i));
+			}
+			String base = base(app);
+
+			browser.get(base + "/jobs?kind=render-report");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.ready"))).hasSize(50);
+			browser.findElement(By.id("next")).click();
+			HeadlessChromium.screenshot(browser, "7-second-page");
+			assertThat(browser.findElements(By.cssSelector("#jobs td.ready"))).hasSize(1);
+			assertThat(browser.findElements(By.id("next"))).isEmpty();
+
+			browser.get(base + "/jobs?state=zombie");
+			assertThat(browser.findElement(By.tagName("main")).getText()).contains("Bad request",
+					"state must be one of blocked, ready, running, succeeded, dead, cancelled; was 'zombie'");
+			HttpResponse<String> badId = post(URI.create(base + "/jobs/retry"), "id=%3Cb%3E");
+			assertThat(badId.statusCode()).isEqualTo(400);
+			assertThat(badId.body()).contains("id must be a job id, was &#39;&lt;b&gt;&#39;");
+		}
+	}
+}
