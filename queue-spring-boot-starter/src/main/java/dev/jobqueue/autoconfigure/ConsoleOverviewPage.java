@@ -12,7 +12,7 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * The console's first page: jobs per queue and state, each count a link to its jobs, how long each queue's oldest
- * due ready job has waited, and the live nodes.
+ * due ready job has waited, the jobs finished in each of the last minutes, and the live nodes.
  */
 final class ConsoleOverviewPage {
 
@@ -28,6 +28,7 @@ final class ConsoleOverviewPage {
 	String render(ConsoleRequest request) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
 		counts(page, request.base(), queue.countByQueueAndState());
+		ConsoleThroughput.render(page, store.finishedPerMinute(ConsoleThroughput.MINUTES), store.now());
 		nodes(page);
 		return page.end();
 	}

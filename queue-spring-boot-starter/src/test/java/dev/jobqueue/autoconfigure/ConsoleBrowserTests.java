@@ -25,7 +25,7 @@ import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
 
 /**
  * The console in a real browser (headless Chromium through Selenium) against a running application: the
- * overview (with each queue's oldest ready job), the dead jobs, one job's errors and explanation, a bulk retry, the schedules; and that a read-only console
+ * overview (with each queue's oldest ready job and its jobs finished per minute), the dead jobs, one job's errors and explanation, a bulk retry, the schedules; and that a read-only console
  * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
  * saved under {@code target/console-screenshots}.
  */
@@ -55,6 +55,7 @@ class ConsoleBrowserTests {
 			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("3");
 			assertThat(browser.findElement(By.id("nodes")).getText()).contains("charge-card");
 			assertThat(browser.findElement(By.id("oldest-default")).getText()).isEmpty();
+			assertThat(browser.findElement(By.id("finished-default")).getText()).isEqualTo("0 / 0 / 3");
 
 			browser.get(base + "/jobs");
 			new Select(browser.findElement(By.name("state"))).selectByVisibleText("dead");
