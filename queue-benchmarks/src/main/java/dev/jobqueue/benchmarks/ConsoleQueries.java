@@ -14,12 +14,13 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
+import dev.jobqueue.store.JobStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * jobqueue only, PostgreSQL: what the operator's reads cost on a table that keeps a day of finished jobs — the
- * counts, the searches a console's pages make, a deep page, explain and the node list — each through the public
- * API ({@link JobQueue}), on {@code finished} succeeded jobs ({@link Prefill}), {@link #DEAD} dead and
+ * counts, the searches a console's pages make, a deep page, explain, the node list, and the
+ * jobs finished per minute and oldest ready job the overview reads from the store — each as the console calls it, on {@code finished} succeeded jobs ({@link Prefill}), {@link #DEAD} dead and
  * {@link #CANCELLED} cancelled ones with errors, and {@link #READY} ready ones in a second queue, vacuumed and
  * analyzed. Each read runs {@link #WARM_UP} times unmeasured, then {@link #TIMES} times; the figure is its median
  * and its slowest, in milliseconds, as the caller sees them (statement, round trip and the mapping of the rows).
@@ -31,6 +32,9 @@ final class ConsoleQueries {
 	static final int CANCELLED = 5_000;
 
 	static final int READY = 5_000;
+
+	/** Succeeded jobs of the last five minutes, 100 a second: what the overview's jobs finished per minute read. */
+	static final int RECENT = 30_000;
 
 	static final int WARM_UP = 5;
 
@@ -49,7 +53,8 @@ final class ConsoleQueries {
 		new JobqueueContender(database).reset();
 		Prefill.fill(database, finished, 1, RuntimeSettings.DEFAULT_QUEUE);
 		fillOtherStates(database);
-		JobQueue queue = new JdbcJobQueue(JobStores.forDataSource(database.dataSource()), JsonMapper.builder().build(),
+		JobStore store = JobStores.forDataSource(database.dataSource());
+		JobQueue queue = new JdbcJobQueue(store, JsonMapper.builder().build(),
 				new HandlerRegistry(), RuntimeSettings.defaults(), JobListener.NONE, name -> {
 				});
 		long deadId = firstId(database, "dead");
@@ -68,8 +73,10 @@ final class ConsoleQueries {
 		reads.put("explain a dead job", () -> queue.explain(deadId));
 		reads.put("explain a ready job", () -> queue.explain(readyId));
 		reads.put("nodes", queue::nodes);
-		String notes = String.format("%d succeeded, %d dead, %d cancelled, %d ready; median and slowest of %d after %d",
-				finished, DEAD, CANCELLED, READY, TIMES, WARM_UP);
+		reads.put("finished per minute, last 5 minutes", () -> store.finishedPerMinute(5));
+		reads.put("oldest ready job of a queue", () -> store.oldestReadyAge("reports"));
+		String notes = String.format("%d succeeded (%d more in the last 5 minutes), %d dead, %d cancelled, %d ready; "
+				+ "median and slowest of %d after %d", finished, RECENT, DEAD, CANCELLED, READY, TIMES, WARM_UP);
 		reads.forEach((name, read) -> time(name, read, notes));
 	}
 
@@ -88,7 +95,10 @@ final class ConsoleQueries {
 				String.format("%s; slowest %.2f ms", notes, millis[TIMES - 1]));
 	}
 
-	/** Dead and cancelled jobs among the finished ones, with the errors a search looks into; a backlog elsewhere. */
+	/**
+	 * Dead and cancelled jobs among the finished ones, with the errors a search looks into; a backlog elsewhere; and
+	 * jobs that succeeded in the last minutes.
+	 */
 	private static void fillOtherStates(Database database) {
 		database.jdbc().sql("""
 				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, attempt, max_attempts, created_at,
@@ -105,6 +115,13 @@ final class ConsoleQueries {
 				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, max_attempts)
 				SELECT 'reports', 'bench', '-1', 'ready', now(), 3 FROM generate_series(1, :ready)""")
 			.param("ready", READY)
+			.update();
+		database.jdbc().sql("""
+				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, max_attempts, created_at, started_at,
+				                          finished_at)
+				SELECT 'default', 'bench', '-1', 'succeeded', t, 3, t, t, t
+				FROM (SELECT now() - i * interval '10 milliseconds' AS t FROM generate_series(1, :recent) AS i) s""")
+			.param("recent", RECENT)
 			.update();
 		database.jdbc().sql("VACUUM ANALYZE jobqueue_job").update();
 	}

@@ -306,6 +306,14 @@ public interface JobStore {
 	Duration oldestReadyAge(String queue);
 
 	/**
+	 * The jobs that finished in each of the last {@code minutes} minutes (the current one included), per queue, by
+	 * queue then minute; minutes in which a queue finished nothing are left out. Reads the finished index newest
+	 * first, at most {@link FinishedMinute#CAP} rows, never the whole table.
+	 * @throws IllegalArgumentException for {@code minutes} outside 1 - {@link FinishedMinute#MAX_MINUTES}
+	 */
+	List<FinishedMinute> finishedPerMinute(int minutes);
+
+	/**
 	 * The job table's dead rows, its last vacuum and what holds back the cleanup of its dead rows, from the
 	 * database's statistics; empty where the database keeps no dead row versions (SQLite).
 	 */

@@ -1,20 +1,26 @@
 package dev.jobqueue.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.FinishedMinute;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.support.TestDatabase;
 
 /**
- * The wait of a queue's oldest due job, the SLO signal of the queue-health gauge: measured from its due time on
+ * The jobs finished per queue and minute, the console's throughput and failures; and the wait of a queue's oldest
+ * due job, the SLO signal of the queue-health gauge: measured from its due time on
  * the database's clock, over every priority, paused queues and kinds included, running and future jobs not.
  * {@link JobStore#bringReadyForward} stands in for the time a job waits.
  */
@@ -80,6 +86,39 @@ public abstract class TelemetryContractTest {
 
 		assertThat(store.claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1))).hasSize(1);
 		assertThat(store.oldestReadyAge("mail")).isZero();
+	}
+
+	@Test
+	void theFinishedJobsAreCountedPerQueueByHowTheyFinished() {
+		store.enqueueAll(List.of(job("mail", 5, Duration.ZERO), job("mail", 5, Duration.ZERO),
+				job("mail", 5, Duration.ZERO)));
+		long unstarted = store.enqueue(job("reports", 5, Duration.ZERO)).id();
+		store.enqueue(job("reports", 5, Duration.ZERO));
+		List<ClaimedJob> claimed = store.claim("mail", Map.of("greet", 1), 3, "node", Duration.ofMinutes(1));
+		store.complete(claimed.get(0).lease(), null);
+		store.complete(claimed.get(1).lease(), null);
+		store.fail(claimed.get(2).lease(), "boom");
+		store.cancel(unstarted);
+
+		List<FinishedMinute> minutes = store.finishedPerMinute(5);
+
+		// Summed over the queue's minutes: a minute may turn between two of the jobs above.
+		Map<String, List<Long>> byQueue = minutes.stream().collect(Collectors.groupingBy(FinishedMinute::queue,
+				Collectors.collectingAndThen(Collectors.toList(), rows -> List.of(
+						rows.stream().mapToLong(FinishedMinute::succeeded).sum(),
+						rows.stream().mapToLong(FinishedMinute::cancelled).sum(),
+						rows.stream().mapToLong(FinishedMinute::dead).sum()))));
+		assertThat(byQueue).isEqualTo(Map.of("mail", List.of(2L, 0L, 1L), "reports", List.of(0L, 1L, 0L)));
+		assertThat(minutes).allSatisfy(row -> assertThat(row.minute())
+			.isBetween(store.now().minus(Duration.ofMinutes(5)), store.now())
+			.satisfies(minute -> assertThat(minute.toEpochMilli() % 60_000).isZero()));
+	}
+
+	@Test
+	void aNumberOfMinutesOutsideOneToAnHourIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> store.finishedPerMinute(0))
+			.withMessage("minutes must be between 1 and 60, was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> store.finishedPerMinute(61));
 	}
 
 	private static NewJob job(String queue, int priority, Duration delay) {

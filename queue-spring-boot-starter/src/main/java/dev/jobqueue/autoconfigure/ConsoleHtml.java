@@ -35,7 +35,9 @@ final class ConsoleHtml {
 			.url(base + "/jobs")
 			.raw("\">Jobs</a><a href=\"")
 			.url(base + "/jobs?state=dead")
-			.raw("\">Dead jobs</a></header><main><h1>")
+			.raw("\">Dead jobs</a><a href=\"")
+			.url(base + "/schedules")
+			.raw("\">Schedules</a></header><main><h1>")
 			.text(title)
 			.raw("</h1>");
 		return page;

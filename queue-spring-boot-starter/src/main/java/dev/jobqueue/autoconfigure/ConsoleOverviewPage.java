@@ -1,5 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -7,19 +8,27 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
 import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
+import dev.jobqueue.store.JobStore;
 
-/** The console's first page: jobs per queue and state, each count a link to its jobs, and the live nodes. */
+/**
+ * The console's first page: jobs per queue and state, each count a link to its jobs, how long each queue's oldest
+ * due ready job has waited, the jobs finished in each of the last minutes, and the live nodes.
+ */
 final class ConsoleOverviewPage {
 
 	private final JobQueue queue;
 
-	ConsoleOverviewPage(JobQueue queue) {
+	private final JobStore store;
+
+	ConsoleOverviewPage(JobQueue queue, JobStore store) {
 		this.queue = queue;
+		this.store = store;
 	}
 
 	String render(ConsoleRequest request) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
 		counts(page, request.base(), queue.countByQueueAndState());
+		ConsoleThroughput.render(page, store.finishedPerMinute(ConsoleThroughput.MINUTES), store.now());
 		nodes(page);
 		return page.end();
 	}
@@ -29,7 +38,7 @@ final class ConsoleOverviewPage {
 		for (JobState state : JobState.values()) {
 			page.raw("<th>").text(state).raw("</th>");
 		}
-		page.raw("</tr>");
+		page.raw("<th>Oldest ready</th></tr>");
 		Map<JobState, Long> totals = new EnumMap<>(JobState.class);
 		counts.forEach((name, byState) -> {
 			page.raw("<tr><th>").text(name).raw("</th>");
@@ -42,6 +51,7 @@ final class ConsoleOverviewPage {
 					.text(count)
 					.raw("</a></td>");
 			}
+			oldestReady(page, name, byState.getOrDefault(JobState.ready, 0L));
 			page.raw("</tr>");
 		});
 		totals(page, totals);
@@ -53,7 +63,31 @@ final class ConsoleOverviewPage {
 			page.raw("<td class=\"n\" id=\"total-").text(state).raw("\">").text(totals.getOrDefault(state, 0L))
 				.raw("</td>");
 		}
-		page.raw("</tr></table>");
+		page.raw("<td></td></tr></table>");
+	}
+
+	/**
+	 * The wait of the queue's oldest due ready job, the on-call's first signal: one probe of the ready index per
+	 * priority, asked only of a queue that holds ready jobs.
+	 */
+	private void oldestReady(ConsoleHtml page, String name, long ready) {
+		page.raw("<td class=\"n\" id=\"oldest-").text(name).raw("\">");
+		if (ready > 0) {
+			page.text(age(store.oldestReadyAge(name)));
+		}
+		page.raw("</td>");
+	}
+
+	/** A wait to the second, in its two largest units: {@code 0s}, {@code 42s}, {@code 3m 5s}, {@code 2h 10m}. */
+	static String age(Duration wait) {
+		long seconds = wait.toSeconds();
+		if (seconds < 60) {
+			return seconds + "s";
+		}
+		if (seconds < 3600) {
+			return seconds / 60 + "m " + seconds % 60 + "s";
+		}
+		return seconds / 3600 + "h " + seconds % 3600 / 60 + "m";
 	}
 
 	private void nodes(ConsoleHtml page) {

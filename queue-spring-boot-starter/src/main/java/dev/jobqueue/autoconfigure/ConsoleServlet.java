@@ -11,10 +11,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.store.JobStore;
 
 /**
  * The operator's console: server-rendered pages over {@link JobQueue}'s search, counts, explain and node
- * registry. A servlet of its own rather than Spring MVC controllers, so that it needs nothing of the
+ * registry, and the store's reads the Actuator endpoint and the health sampler use as well (each queue's oldest
+ * ready job, the schedules). A servlet of its own rather than Spring MVC controllers, so that it needs nothing of the
  * application's web setup but a servlet container, and its path is one mapping.
  */
 final class ConsoleServlet extends HttpServlet {
@@ -29,10 +31,13 @@ final class ConsoleServlet extends HttpServlet {
 
 	private final transient JobQueue queue;
 
+	private final transient JobStore store;
+
 	private final boolean writesEnabled;
 
-	ConsoleServlet(JobQueue queue, boolean writesEnabled) {
+	ConsoleServlet(JobQueue queue, JobStore store, boolean writesEnabled) {
 		this.queue = queue;
+		this.store = store;
 		this.writesEnabled = writesEnabled;
 	}
 
@@ -43,7 +48,10 @@ final class ConsoleServlet extends HttpServlet {
 		Matcher job = JOB.matcher(path);
 		try {
 			if (path.equals("/")) {
-				send(response, 200, new ConsoleOverviewPage(queue).render(console));
+				send(response, 200, new ConsoleOverviewPage(queue, store).render(console));
+			}
+			else if (path.equals("/schedules")) {
+				send(response, 200, ConsoleSchedulesPage.render(console, store.schedules()));
 			}
 			else if (path.equals("/jobs")) {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));

@@ -12,6 +12,7 @@ import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.store.JobStore;
 
 /**
  * The operator's web console ({@code jobqueue.console.*}), in a servlet web application and only when
@@ -27,10 +28,10 @@ public final class JobQueueConsoleAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "jobQueueConsole")
-	ServletRegistrationBean<?> jobQueueConsole(JobQueue queue, JobQueueProperties properties) {
+	ServletRegistrationBean<?> jobQueueConsole(JobQueue queue, JobStore store, JobQueueProperties properties) {
 		JobQueueProperties.Console console = properties.getConsole();
 		ServletRegistrationBean<ConsoleServlet> registration = new ServletRegistrationBean<>(
-				new ConsoleServlet(queue, console.isWritesEnabled()), console.getPath() + "/*");
+				new ConsoleServlet(queue, store, console.isWritesEnabled()), console.getPath() + "/*");
 		registration.setName("jobQueueConsole");
 		return registration;
 	}

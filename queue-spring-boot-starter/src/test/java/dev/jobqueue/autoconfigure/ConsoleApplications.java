@@ -77,6 +77,11 @@ final class ConsoleApplications {
 		void charge(Charge charge) {
 			throw new IllegalStateException("card declined: " + charge.card());
 		}
+
+		/** A recurring job, for the console's schedules page; its first fire time is hours away. */
+		@JobHandler(kind = "nightly-report", cron = "0 0 2 * * *")
+		void nightlyReport() {
+		}
 	}
 
 	@SpringBootConfiguration

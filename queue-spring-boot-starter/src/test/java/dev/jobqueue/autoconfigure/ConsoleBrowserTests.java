@@ -25,7 +25,7 @@ import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
 
 /**
  * The console in a real browser (headless Chromium through Selenium) against a running application: the
- * overview, the dead jobs, one job's errors and explanation, a bulk retry; and that a read-only console
+ * overview (with each queue's oldest ready job and its jobs finished per minute), the dead jobs, one job's errors and explanation, a bulk retry, the schedules; and that a read-only console
  * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
  * saved under {@code target/console-screenshots}.
  */
@@ -54,6 +54,8 @@ class ConsoleBrowserTests {
 			HeadlessChromium.screenshot(browser, "1-overview");
 			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("3");
 			assertThat(browser.findElement(By.id("nodes")).getText()).contains("charge-card");
+			assertThat(browser.findElement(By.id("oldest-default")).getText()).isEmpty();
+			assertThat(browser.findElement(By.id("finished-default")).getText()).isEqualTo("0 / 0 / 3");
 
 			browser.get(base + "/jobs");
 			new Select(browser.findElement(By.name("state"))).selectByVisibleText("dead");
@@ -77,6 +79,12 @@ class ConsoleBrowserTests {
 			HeadlessChromium.screenshot(browser, "5-overview-after-retry");
 			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("0");
 			assertThat(browser.findElement(By.id("total-ready")).getText()).isEqualTo("3");
+			assertThat(browser.findElement(By.id("oldest-default")).getText()).matches("\\d+s");
+
+			browser.findElement(By.linkText("Schedules")).click();
+			HeadlessChromium.screenshot(browser, "8-schedules");
+			assertThat(browser.findElement(By.id("schedules")).getText()).contains("nightly-report",
+					"0 0 2 * * *", "active");
 		}
 	}
 

@@ -22,6 +22,7 @@ import dev.jobqueue.Node;
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.FinishedMinute;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.KeySlots;
 import dev.jobqueue.store.Lease;
@@ -370,6 +371,11 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public Duration oldestReadyAge(String queue) {
 		return telemetry.oldestReadyAge(queue);
+	}
+
+	@Override
+	public List<FinishedMinute> finishedPerMinute(int minutes) {
+		return telemetry.finishedPerMinute(FinishedMinute.checkMinutes(minutes));
 	}
 
 	@Override

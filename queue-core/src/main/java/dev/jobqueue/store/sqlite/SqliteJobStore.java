@@ -22,6 +22,7 @@ import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.FinishedMinute;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.KeySlots;
@@ -379,6 +380,11 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public Duration oldestReadyAge(String queue) {
 		return telemetry.oldestReadyAge(queue);
+	}
+
+	@Override
+	public List<FinishedMinute> finishedPerMinute(int minutes) {
+		return telemetry.finishedPerMinute(FinishedMinute.checkMinutes(minutes));
 	}
 
 	/** SQLite rewrites rows in place: it keeps no dead row versions for a vacuum to take out. */

@@ -1,8 +1,12 @@
 package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.FinishedMinute;
 
 /**
  * The wait of each queue's oldest due job, read as on PostgreSQL ({@code PostgresTelemetry}); SQLite keeps no
@@ -24,6 +28,23 @@ final class SqliteTelemetry {
 			                              LIMIT 1)), 0))
 			FROM priorities""";
 
+	/**
+	 * The finished index walked backwards from now down to the first of the minutes asked for, at most
+	 * {@link FinishedMinute#CAP} rows, as on PostgreSQL ({@code PostgresTelemetry}). INDEXED BY, as the pruner's:
+	 * with no statistics SQLite might take the search's index of the same finished rows by queue and state, and
+	 * sort every one of them.
+	 */
+	static final String FINISHED_PER_MINUTE = """
+			SELECT queue, finished_at / 60000 * 60000 AS minute,
+			       sum(state = 'succeeded'), sum(state = 'cancelled'), sum(state = 'dead')
+			FROM (SELECT queue, state, finished_at FROM jobqueue_job INDEXED BY jobqueue_job_finished_idx
+			      WHERE state IN ('succeeded', 'cancelled', 'dead')
+			        AND finished_at >= (CAST(round(unixepoch('subsec') * 1000) AS INTEGER) / 60000 - :minutes + 1) * 60000
+			      ORDER BY finished_at DESC
+			      LIMIT :cap)
+			GROUP BY queue, minute
+			ORDER BY queue, minute""";
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -31,6 +52,15 @@ final class SqliteTelemetry {
 	SqliteTelemetry(JdbcClient jdbc, SqliteStatements statements) {
 		this.jdbc = jdbc;
 		this.statements = statements;
+	}
+
+	List<FinishedMinute> finishedPerMinute(int minutes) {
+		return statements.read("finished per minute", () -> jdbc.sql(FINISHED_PER_MINUTE)
+			.param("minutes", minutes)
+			.param("cap", FinishedMinute.CAP)
+			.query((rs, row) -> new FinishedMinute(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3),
+					rs.getLong(4), rs.getLong(5)))
+			.list());
 	}
 
 	Duration oldestReadyAge(String queue) {

@@ -70,6 +70,14 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
+	/** The console's jobs finished per minute: the finished index, backwards from now, bounded by its LIMIT. */
+	@Test
+	void theFinishedJobsPerMinuteAreReadFromTheFinishedIndexFromNowBack() {
+		assertThat(plan(SqliteTelemetry.FINISHED_PER_MINUTE, Map.of("minutes", 5, "cap", 100_000)))
+			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_idx (finished_at>?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
 	@Test
 	void theReaperReadsTheLeaseIndex() {
 		assertThat(plan(SqliteMaintenance.REAP, Map.of("limit", 100, "maxEntries", 10, "maxUnconfirmedReaps", 10)))
