@@ -119,8 +119,10 @@ class BenchmarkSmokeTest {
 		assertThat(figures).extracting(f -> f[2]).containsExactly("counts by queue and state ms",
 				"search, every job, first page ms", "search, every job, 11th page ms", "search, dead jobs ms",
 				"search, succeeded jobs ms", "search, one queue's ready jobs ms", "search, dead by kind and error text ms",
-				"find one job ms", "explain a dead job ms", "explain a ready job ms", "nodes ms");
-		assertThat(figures).allSatisfy(f -> assertThat(f[5]).startsWith("1000 succeeded, 10000 dead"));
+				"find one job ms", "explain a dead job ms", "explain a ready job ms", "nodes ms",
+				"finished per minute, last 5 minutes ms", "oldest ready job of a queue ms");
+		assertThat(figures).allSatisfy(f -> assertThat(f[5]).startsWith("1000 succeeded (30000 more in the last 5 "
+				+ "minutes), 10000 dead"));
 	}
 
 	@Test
