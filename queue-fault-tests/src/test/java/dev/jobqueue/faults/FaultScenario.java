@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -121,10 +122,26 @@ abstract class FaultScenario {
 	}
 
 	/**
-	 * Waits until the worker holds a job it already held 100 ms earlier: a long job, which cannot finish in
-	 * the instant before a kill, so the kill surely cuts an execution.
+	 * Freezes {@code worker} (SIGSTOP) at a moment {@code holding} is true of it, once it holds a long job: a
+	 * worker seen holding work and then killed may have finished that work in between, so it is frozen, looked
+	 * at, and let go and frozen again a moment later if it has moved on. It is left frozen, for the caller's kill.
 	 */
-	void awaitHoldingALongJob(WorkerJvm worker) {
+	void freezeHolding(WorkerJvm worker, Callable<Boolean> holding) {
+		awaitHoldingALongJob(worker);
+		await(worker + " frozen holding work").atMost(Duration.ofSeconds(90))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> {
+				worker.pause();
+				if (holding.call()) {
+					return true;
+				}
+				worker.resume();
+				return false;
+			});
+	}
+
+	/** Waits until the worker holds a job it already held 100 ms earlier: a long job, likely still running. */
+	private void awaitHoldingALongJob(WorkerJvm worker) {
 		Set<Long> earlier = new HashSet<>();
 		await("the victim to hold a long job").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
 			.until(() -> {

@@ -33,7 +33,7 @@ abstract class OrderedGroupsWorkerKilledFaultTest extends FaultScenario {
 			await().atMost(Duration.ofMinutes(3)).until(() -> finished() >= JOBS / 4);
 
 			WorkerJvm victim = workers.get(0);
-			awaitHoldingALongJob(victim);
+			freezeHolding(victim, () -> unfinishedExecutionsOn(victim.pid()) > 0);
 			victim.kill();
 			long cut = runningIdsOn(victim).size();
 

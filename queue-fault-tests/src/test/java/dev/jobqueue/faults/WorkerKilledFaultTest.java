@@ -26,7 +26,7 @@ abstract class WorkerKilledFaultTest extends FaultScenario {
 			await().atMost(Duration.ofMinutes(3)).until(() -> finished() >= JOBS / 2);
 
 			WorkerJvm victim = workers.get(0);
-			awaitHoldingALongJob(victim);
+			freezeHolding(victim, () -> runningOn(victim) > 0);
 			victim.kill();
 			long cut = runningOn(victim);
 
