@@ -78,7 +78,7 @@ final class Latency {
 		}
 	}
 
-	private static int rank(int size, int percentile) {
+	static int rank(int size, int percentile) {
 		return Math.max(0, (int) Math.ceil(percentile / 100.0 * size) - 1);
 	}
 

@@ -74,21 +74,15 @@ final class NodeDrains {
 		}
 		finally {
 			for (NodeSet set : sets) {
-				for (NodeProcess node : set.nodes) {
-					node.close();
-				}
+				NodeProcess.stopAll(set.nodes);
 			}
 		}
 	}
 
 	private static NodeSet start(Database database, int count) throws Exception {
 		NodeSet set = new NodeSet(count, database);
-		for (int i = 0; i < count; i++) {
-			set.nodes.add(NodeProcess.start(database.url(), queue(count), (job, micros) -> set.executions.record(job)));
-		}
-		for (NodeProcess node : set.nodes) {
-			node.awaitStarted();
-		}
+		set.nodes.addAll(NodeProcess.startAll(database.url(), queue(count), count,
+				(job, micros) -> set.executions.record(job)));
 		return set;
 	}
 

@@ -6,6 +6,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -59,7 +61,26 @@ final class NodeProcess implements AutoCloseable {
 		return new NodeProcess(process, sink);
 	}
 
-	void awaitStarted() throws InterruptedException {
+	/** {@code count} nodes working {@code queue}, once every one of them has started. */
+	static List<NodeProcess> startAll(String url, String queue, int count, Sink sink) throws IOException,
+			InterruptedException {
+		List<NodeProcess> nodes = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			nodes.add(start(url, queue, sink));
+		}
+		for (NodeProcess node : nodes) {
+			node.awaitStarted();
+		}
+		return nodes;
+	}
+
+	static void stopAll(List<NodeProcess> nodes) throws IOException, InterruptedException {
+		for (NodeProcess node : nodes) {
+			node.close();
+		}
+	}
+
+	private void awaitStarted() throws InterruptedException {
 		if (!started.await(STARTUP.toMillis(), TimeUnit.MILLISECONDS)) {
 			throw new IllegalStateException("a node JVM did not start within " + STARTUP.toSeconds() + " s");
 		}

@@ -73,7 +73,7 @@ final class Nodes {
 		Queue<long[]> starts = new ConcurrentLinkedQueue<>();
 		int warmUp = steadySeconds / 3;
 		int expected = RATE / PRODUCERS * PRODUCERS * (warmUp + steadySeconds);
-		List<NodeProcess> nodes = startNodes(database, count, RuntimeSettings.DEFAULT_QUEUE,
+		List<NodeProcess> nodes = NodeProcess.startAll(database.url(), RuntimeSettings.DEFAULT_QUEUE, count,
 				(enqueuedAt, startedAt) -> starts.add(new long[] { enqueuedAt, startedAt - enqueuedAt }));
 		long measuredFrom = Latency.nowMicros() + warmUp * 1_000_000L;
 		try {
@@ -92,7 +92,7 @@ final class Nodes {
 			}
 		}
 		finally {
-			stop(nodes);
+			NodeProcess.stopAll(nodes);
 		}
 		List<Long> waits = new ArrayList<>(starts.stream().filter(s -> s[0] >= measuredFrom).map(s -> s[1]).toList());
 		reportWaits(count, table, waits, String.format("%d of %d jobs started, the %d enqueued in the first %d s left out",
@@ -105,28 +105,9 @@ final class Nodes {
 				started, PRODUCERS, RATE, steadySeconds);
 		String setup = count + " nodes, " + (table.startsWith("empty") ? "empty" : "filled");
 		for (int p : new int[] { 50, 99, 100 }) {
-			double millis = waits.isEmpty() ? Double.NaN
-					: waits.get(Math.max(0, (int) Math.ceil(p / 100.0 * waits.size()) - 1)) / 1000.0;
+			double millis = waits.isEmpty() ? Double.NaN : waits.get(Latency.rank(waits.size(), p)) / 1000.0;
 			report.figure("nodes", "jobqueue", setup + (p == 100 ? " wait max ms" : " wait p" + p + " ms"), millis,
 					"ms", notes);
-		}
-	}
-
-	private static List<NodeProcess> startNodes(Database database, int count, String queue, NodeProcess.Sink sink)
-			throws Exception {
-		List<NodeProcess> nodes = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			nodes.add(NodeProcess.start(database.url(), queue, sink));
-		}
-		for (NodeProcess node : nodes) {
-			node.awaitStarted();
-		}
-		return nodes;
-	}
-
-	private static void stop(List<NodeProcess> nodes) throws Exception {
-		for (NodeProcess node : nodes) {
-			node.close();
 		}
 	}
 }
