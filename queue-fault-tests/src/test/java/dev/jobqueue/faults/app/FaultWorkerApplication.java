@@ -14,8 +14,8 @@ import com.zaxxer.hikari.HikariDataSource;
 /**
  * The worker the fault tests start as separate JVMs: a plain Spring Boot application with the starter and
  * the {@link ProbeJobs probe} handlers. Its connections carry {@code fault-worker-<pid>} as their
- * application name (on SQLite, as {@link SqliteWriterName}), so that the audit trigger records which
- * process wrote each change of a job.
+ * application name (on SQLite, as {@link SqliteWriterName}; on MySQL and MariaDB, as {@link MysqlWriterName}),
+ * so that the audit trigger records which process wrote each change of a job.
  */
 @SpringBootApplication
 public class FaultWorkerApplication {
@@ -39,6 +39,24 @@ public class FaultWorkerApplication {
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				return bean instanceof HikariDataSource pool && pool.getJdbcUrl().startsWith("jdbc:sqlite:")
 						? new SqliteWriterName(pool, name) : bean;
+			}
+		};
+	}
+
+	/**
+	 * On MySQL and MariaDB, every connection of the pool registers this process's name as it opens; set on
+	 * the pool before its first connection, as the runtime's own pool, if it builds one, copies it from there.
+	 */
+	@Bean
+	static BeanPostProcessor mysqlWriterName() {
+		String name = applicationName(ProcessHandle.current().pid());
+		return new BeanPostProcessor() {
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof HikariDataSource pool && MysqlWriterName.isMysql(pool.getJdbcUrl())) {
+					pool.setConnectionInitSql(MysqlWriterName.initSql(name));
+				}
+				return bean;
 			}
 		};
 	}
