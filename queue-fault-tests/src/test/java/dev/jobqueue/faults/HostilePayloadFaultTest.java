@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -43,9 +44,18 @@ abstract class HostilePayloadFaultTest extends FaultScenario {
 	/** What the database says when it refuses malformed JSON in the payload column. */
 	abstract String malformedJsonRefusal();
 
+	/**
+	 * The hostile rows ({@link #hostilePayloads()}' names) that this database's payload column refuses as it
+	 * refuses malformed JSON, so that no worker ever reads them: none unless a subclass says so.
+	 */
+	Set<String> refusedByThePayloadColumn() {
+		return Set.of();
+	}
+
 	@Test
 	void hostilePayloadsLoadNoClassAndEndDeadAfterTheirAttemptsWhileOthersFlow() throws Exception {
 		Map<String, String> hostile = hostilePayloads();
+		hostile.keySet().removeAll(refusedByThePayloadColumn());
 		List<Long> ids = hostile.values().stream().map(payload -> insert("probe", payload)).toList();
 		List<Long> others = enqueue(50, "probe", 5, i -> Probe.sleeping(10));
 		try (WorkerFleet fleet = new WorkerFleet(database.jdbcUrl())) {
@@ -118,7 +128,7 @@ abstract class HostilePayloadFaultTest extends FaultScenario {
 			.withMessageContaining(malformedJsonRefusal());
 	}
 
-	private static Map<String, String> hostilePayloads() throws IOException {
+	static Map<String, String> hostilePayloads() throws IOException {
 		Map<String, String> rows = new LinkedHashMap<>();
 		rows.put("class-property", "{\"@class\": \"" + CANARY + "\", \"sleepMillis\": 0, \"failTimes\": 0, "
 				+ "\"halt\": false, \"ignoreInterrupt\": false, \"errorChars\": 0, \"nulInError\": false, \"record\": false}");
