@@ -70,9 +70,10 @@ abstract class InvariantsTest extends FaultScenario {
 
 	@Test
 	void aReapOfAProcessThatWasNotFaultedIsAnUnexplainedDuplicate() {
+		// The error first: MySQL assigns left to right, each assignment seeing the ones before it.
 		update("""
-				UPDATE jobqueue_job SET state = 'ready', lease_owner = NULL, lease_expires_at = NULL,
-				       last_error = 'lease expired on ' || lease_owner || ' at ' || lease_expires_at
+				UPDATE jobqueue_job SET last_error = 'lease expired on ' || lease_owner || ' at ' || lease_expires_at,
+				       state = 'ready', lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id""");
 		update("UPDATE jobqueue_job SET lease_expires_at = :expired WHERE id = :id");
 		asLeaseHolder("UPDATE jobqueue_job SET state = 'succeeded' WHERE id = :id");
