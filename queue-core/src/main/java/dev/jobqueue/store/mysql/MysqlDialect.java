@@ -14,7 +14,7 @@ import dev.jobqueue.store.WakeupSource;
 /**
  * MySQL 8 and MariaDB: claims with {@code SKIP LOCKED} where the server has it, else by compare-and-set
  * ({@link MysqlClaimMethod}). MySQL has no LISTEN/NOTIFY: a process wakes its own pollers after its commits (the
- * runtime does, on every database), and finds the jobs other processes enqueued at its next poll.
+ * runtime does, on every database), and a {@link MysqlChangeWatcher} wakes them for other processes' jobs.
  */
 public final class MysqlDialect implements Dialect {
 
@@ -33,16 +33,20 @@ public final class MysqlDialect implements Dialect {
 		MysqlSchema.migrate(dataSource);
 	}
 
-	/** Nothing tells one process of another's commits: other processes' jobs are found at the next poll. */
+	/**
+	 * A watcher of the newest id and finish time, which holds one connection; none without notify, for a
+	 * deployment that wants the pool's connections for work only: other processes' jobs are then found at the
+	 * next poll.
+	 */
 	@Override
 	public WakeupSource wakeups(DataSource dataSource, Collection<String> queues, boolean notify) {
-		return null;
+		return notify ? new MysqlChangeWatcher(dataSource, queues, MysqlChangeWatcher.DEFAULT_INTERVAL) : null;
 	}
 
-	/** As {@link #wakeups}: awaiters look again at every poll interval. */
+	/** As {@link #wakeups}: without notify, awaiters look again at every poll interval. */
 	@Override
 	public WakeupSource finishes(DataSource dataSource, boolean notify) {
-		return null;
+		return notify ? MysqlChangeWatcher.finishes(dataSource, MysqlChangeWatcher.DEFAULT_INTERVAL) : null;
 	}
 
 	@Override
