@@ -49,7 +49,10 @@ final class MysqlFaultDatabase implements FaultDatabase {
 		return database.jdbcUrl();
 	}
 
-	/** Lease 2 s heartbeated every 500 ms, as on PostgreSQL: the heartbeat's rows are locked by no claim. */
+	/**
+	 * Lease 2 s heartbeated every 500 ms, as on PostgreSQL: a heartbeat can wait only for row locks, which the
+	 * queue's statements hold for one short transaction, and the claims skip.
+	 */
 	@Override
 	public Duration lease() {
 		return Duration.ofSeconds(2);
