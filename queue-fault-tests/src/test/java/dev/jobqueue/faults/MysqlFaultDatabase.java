@@ -101,15 +101,30 @@ final class MysqlFaultDatabase implements FaultDatabase {
 		jdbc.sql("DELETE FROM fault_effect").update();
 	}
 
+	/**
+	 * The triggers go with the scenarios: other tests may share this database, and should neither fill the audit
+	 * nor pay for it.
+	 */
 	@Override
 	public void close() {
-		database.close();
+		try {
+			dropTriggers(JdbcClient.create(database.dataSource()));
+		}
+		finally {
+			database.close();
+		}
+	}
+
+	private static void dropTriggers(JdbcClient jdbc) {
+		jdbc.sql("DROP TRIGGER IF EXISTS fault_audit_job_insert").update();
+		jdbc.sql("DROP TRIGGER IF EXISTS fault_audit_job_update").update();
 	}
 
 	/**
 	 * The audit table and its triggers, the same columns as on PostgreSQL; the probes' tables. The writer is
-	 * looked up by the connection's id, each time: a pooled connection keeps its id for as long as it lives.
-	 * {@code UTC_TIMESTAMP(6)} is the time the statement began, as the queue's own times in that statement are,
+	 * looked up by the connection's id, each time: a pooled connection keeps its id for as long as it lives. A
+	 * connection that registered no name is audited as {@code unregistered-<id>}, which no invariant takes for
+	 * a lease holder's process. {@code UTC_TIMESTAMP(6)} is the time the statement began, as the queue's own times in that statement are,
 	 * so that a reap's audit row is never earlier than the lease expiry it compared against.
 	 */
 	private static void createAudit(JdbcClient jdbc) {
@@ -138,21 +153,24 @@ final class MysqlFaultDatabase implements FaultDatabase {
 				    error        TEXT
 				) ENGINE = InnoDB""").update();
 		// MySQL has no CREATE OR REPLACE TRIGGER, and MySQL 8 no IF NOT EXISTS for triggers before 8.0.29.
-		jdbc.sql("DROP TRIGGER IF EXISTS fault_audit_job_insert").update();
+		dropTriggers(jdbc);
 		jdbc.sql("""
 				CREATE TRIGGER fault_audit_job_insert AFTER INSERT ON jobqueue_job FOR EACH ROW
 				INSERT INTO fault_audit (job_id, at, writer, new_state, new_attempt, max_attempts, new_token,
 				                         new_owner, new_expires, error)
-				VALUES (NEW.id, UTC_TIMESTAMP(6), (SELECT writer FROM fault_connection WHERE id = CONNECTION_ID()),
+				VALUES (NEW.id, UTC_TIMESTAMP(6),
+				        COALESCE((SELECT writer FROM fault_connection WHERE id = CONNECTION_ID()),
+				                 CONCAT('unregistered-', CONNECTION_ID())),
 				        NEW.state, NEW.attempt, NEW.max_attempts, NEW.lease_token, NEW.lease_owner, NEW.lease_expires_at,
 				        LEFT(NEW.last_error, 200))""").update();
-		jdbc.sql("DROP TRIGGER IF EXISTS fault_audit_job_update").update();
 		jdbc.sql("""
 				CREATE TRIGGER fault_audit_job_update AFTER UPDATE ON jobqueue_job FOR EACH ROW
 				INSERT INTO fault_audit (job_id, at, writer, old_state, new_state, old_attempt, new_attempt,
 				                         max_attempts, old_token, new_token, old_owner, new_owner, old_expires,
 				                         new_expires, error)
-				VALUES (NEW.id, UTC_TIMESTAMP(6), (SELECT writer FROM fault_connection WHERE id = CONNECTION_ID()),
+				VALUES (NEW.id, UTC_TIMESTAMP(6),
+				        COALESCE((SELECT writer FROM fault_connection WHERE id = CONNECTION_ID()),
+				                 CONCAT('unregistered-', CONNECTION_ID())),
 				        OLD.state, NEW.state, OLD.attempt, NEW.attempt, NEW.max_attempts, OLD.lease_token,
 				        NEW.lease_token, OLD.lease_owner, NEW.lease_owner, OLD.lease_expires_at, NEW.lease_expires_at,
 				        LEFT(NEW.last_error, 200))""").update();

@@ -13,8 +13,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * MySQL and MariaDB have no application name that another session can read: every connection instead
  * registers the name of its process in {@code fault_connection}, keyed by its {@code CONNECTION_ID()}, where
  * the audit triggers look it up and where {@code information_schema.PROCESSLIST} can be joined to find a
- * process's sessions. A connection that did not register cannot change a job at all (the audit's writer is
- * NOT NULL), so no write escapes the audit.
+ * process's sessions. A connection that did not register is audited as {@code unregistered-<id>}, a name
+ * that no invariant takes for a lease holder's process.
  *
  * <p>The worker JVMs register through their pool's init SQL ({@link #initSql}), which the runtime's own pool,
  * if it has one, copies; the test JVM through this data source, which also lets its connections read
