@@ -98,13 +98,16 @@ class MysqlCrashTest {
 
 	/**
 	 * Seen holding jobs and then killed, a 10 ms handler may well have finished in between on a busy machine.
-	 * So the victim is frozen first (SIGSTOP) and looked at: holding jobs, it stays frozen for the kill, and the
-	 * jobs it holds are returned; holding none, it carries on and is frozen again a moment later.
+	 * So the victim is frozen first (SIGSTOP) and looked at once the statements it had already sent have run (a
+	 * completion on its way would otherwise still commit after the look): holding jobs, it stays frozen for the
+	 * kill, and the jobs it holds are returned; holding none, it carries on and is frozen again a moment later.
+	 * Frozen for a tenth of the lease at a time, it keeps its leases until the kill.
 	 */
 	private static List<Long> freezeHoldingJobs(Process victim, JdbcClient jdbc) {
 		List<Long> held = new ArrayList<>();
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
 			WorkerProcesses.signal(victim, "STOP");
+			Thread.sleep(LEASE_MILLIS / 10);
 			held.addAll(jdbc.sql("SELECT id FROM jobqueue_job WHERE state = 'running' AND lease_owner LIKE :pid")
 				.param("pid", victim.pid() + "@%")
 				.query(Long.class)
