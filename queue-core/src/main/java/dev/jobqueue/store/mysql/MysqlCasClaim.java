@@ -30,7 +30,7 @@ final class MysqlCasClaim implements MysqlClaim {
 	static final String CANDIDATES = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
 			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at
-			FROM jobqueue_job
+			FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)
 			  AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)

@@ -37,7 +37,7 @@ final class MysqlLeases {
 	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
 	static final String NEXT_DUE = """
 			SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), min(next.run_at))
-			FROM (SELECT (SELECT run_at FROM jobqueue_job
+			FROM (SELECT (SELECT run_at FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
 			                AND run_at <= UTC_TIMESTAMP(6) + INTERVAL :horizonMicros MICROSECOND
 			                AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)

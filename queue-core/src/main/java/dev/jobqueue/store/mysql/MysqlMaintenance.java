@@ -19,7 +19,7 @@ final class MysqlMaintenance {
 
 	/** The reaper's read of expired leases (see {@link #reapExpired}), through the lease index. */
 	static final String EXPIRED = """
-			SELECT id, lease_token FROM jobqueue_job
+			SELECT id, lease_token FROM jobqueue_job FORCE INDEX (jobqueue_job_lease_idx)
 			WHERE lease_expires_at < UTC_TIMESTAMP(6) AND state = 'running'
 			ORDER BY lease_expires_at
 			LIMIT :limit""";
