@@ -84,6 +84,19 @@ public final class MysqlTestDatabase implements TestDatabase {
 				+ container.getPassword();
 	}
 
+	/**
+	 * {@link #url()} through the other driver: MySQL Connector/J for a MariaDB URL, with the batch rewriting the
+	 * README recommends for it, and MariaDB Connector/J for a MySQL one.
+	 */
+	public static String otherDriverUrl() {
+		String url = url();
+		if (url.startsWith("jdbc:mariadb:")) {
+			String mysql = url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:");
+			return mysql + (mysql.contains("?") ? "&" : "?") + "rewriteBatchedStatements=true";
+		}
+		return url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
+	}
+
 	@Override
 	public DataSource dataSource() {
 		return dataSource;

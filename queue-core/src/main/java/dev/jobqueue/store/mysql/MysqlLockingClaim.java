@@ -77,7 +77,7 @@ final class MysqlLockingClaim implements MysqlClaim {
 					    claim_confirmed = FALSE
 					WHERE id IN (:ids)""")
 				.param("owner", owner)
-				.param("now", now)
+				.param("now", MysqlRows.parameter(now))
 				.param("leaseMicros", MysqlRows.micros(lease))
 				.param("ids", candidates.stream().map(MysqlCandidate::id).toList())
 				.update();

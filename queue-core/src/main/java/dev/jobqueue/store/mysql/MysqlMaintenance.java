@@ -31,7 +31,7 @@ final class MysqlMaintenance {
 	 * confirmed, at most {@code JobStore.MAX_UNCONFIRMED_REAPS} times per job.
 	 */
 	static final String REAP = """
-			UPDATE jobqueue_job
+			UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 			SET last_error = CONCAT('lease expired on ', lease_owner, ' at ',
 			                        DATE_FORMAT(lease_expires_at, '%Y-%m-%dT%H:%i:%s.%fZ'),
 			                        IF(claim_confirmed, ' (worker stopped or lost the database)',
