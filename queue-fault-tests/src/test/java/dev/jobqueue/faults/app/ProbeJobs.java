@@ -6,6 +6,8 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Component;
 
 import dev.jobqueue.JobContext;
@@ -52,17 +54,22 @@ class ProbeJobs {
 		jdbc.sql("INSERT INTO fault_effect (job_id) VALUES (:job)").param("job", context.jobId()).update();
 	}
 
+	/**
+	 * The execution's id comes back as a generated key, not by {@code RETURNING}: MySQL 8 has no
+	 * {@code INSERT … RETURNING}, and MySQL Connector/J refuses it even on MariaDB, which has.
+	 */
 	private long recordStart(JobContext context) {
-		return jdbc.sql("""
+		KeyHolder id = new GeneratedKeyHolder();
+		jdbc.sql("""
 				INSERT INTO fault_execution (job_id, attempt, lease_token, pid, started_at)
-				VALUES (:job, :attempt, :token, :pid, :now) RETURNING id""")
+				VALUES (:job, :attempt, :token, :pid, :now)""")
 			.param("job", context.jobId())
 			.param("attempt", context.attempt())
 			.param("token", context.leaseToken())
 			.param("pid", ProcessHandle.current().pid())
 			.param("now", now())
-			.query(Long.class)
-			.single();
+			.update(id, "id");
+		return id.getKey().longValue();
 	}
 
 	/**
