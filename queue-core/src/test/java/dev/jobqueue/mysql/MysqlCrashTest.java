@@ -28,8 +28,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Two worker JVMs drain a queue on MySQL or MariaDB; one, the maintenance node, is frozen while it holds jobs
  * and killed with SIGKILL half-way. Nothing is lost or overlapped: the survivor takes the maintenance over,
- * reaps every job the victim held once its lease expired, and runs it. The workers record their executions
- * with {@code INSERT … RETURNING}, which MariaDB has (10.5 and later) and MySQL 8 has not.
+ * reaps every job the victim held once its lease expired, and runs it.
  */
 class MysqlCrashTest {
 

@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -51,18 +53,17 @@ public final class WorkerProcess {
 		HandlerRegistry handlers = new HandlerRegistry();
 		handlers.register(new JobHandlerDefinition("work", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null, false,
 				(payload, context) -> {
-					long execution = jdbc.sql("""
-							INSERT INTO test_execution (job_id, worker, started_at) VALUES (:job, :worker, :now)
-							RETURNING id""")
+					// A generated key, not RETURNING: MySQL 8 has none, and MySQL Connector/J refuses it on MariaDB.
+					KeyHolder execution = new GeneratedKeyHolder();
+					jdbc.sql("INSERT INTO test_execution (job_id, worker, started_at) VALUES (:job, :worker, :now)")
 						.param("job", context.jobId())
 						.param("worker", worker)
 						.param("now", System.currentTimeMillis())
-						.query(Long.class)
-						.single();
+						.update(execution, "id");
 					Thread.sleep(((Greeting) payload).count());
 					jdbc.sql("UPDATE test_execution SET finished_at = :now WHERE id = :id")
 						.param("now", System.currentTimeMillis())
-						.param("id", execution)
+						.param("id", execution.getKey().longValue())
 						.update();
 					return null;
 				}, "the work handler of " + worker));
