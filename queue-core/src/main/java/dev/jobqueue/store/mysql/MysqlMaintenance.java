@@ -46,7 +46,8 @@ final class MysqlMaintenance {
 			                 WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 			    finished_at = CASE WHEN state = 'dead' THEN UTC_TIMESTAMP(6) END,
 			    attempt = attempt - IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
-			    unconfirmed_reaps = unconfirmed_reaps + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
+			    unconfirmed_reaps = unconfirmed_reaps
+			                        + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
 			    lease_owner = NULL, lease_expires_at = NULL
 			WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)""";
 
@@ -98,8 +99,10 @@ final class MysqlMaintenance {
 		return (int) Arrays.stream(counts).filter(count -> count == 1).count();
 	}
 
-	/** At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished
-	 * time sorts into the gap before the oldest finished row. */
+	/**
+	 * At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished time
+	 * sorts into the gap before the oldest finished row.
+	 */
 	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		return transactions.run(() -> jdbc.sql(PRUNE)
 			.param("finishedMicros", MysqlRows.micros(finishedRetention))
@@ -115,7 +118,9 @@ final class MysqlMaintenance {
 				WHERE table_schema = DATABASE() AND table_name = 'jobqueue_schema_version'""")
 			.query(Integer.class)
 			.single() > 0;
-		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
-				: OptionalInt.empty();
+		if (!recorded) {
+			return OptionalInt.empty();
+		}
+		return OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single());
 	}
 }
