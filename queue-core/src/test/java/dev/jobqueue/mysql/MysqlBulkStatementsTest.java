@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
@@ -57,6 +58,22 @@ class MysqlBulkStatementsTest {
 		assertThat(database.store().completeAll(leases.stream().map(lease -> new Completion(lease, "1")).toList()))
 			.containsExactly(cancelled);
 		assertThat(database.store().find(leases.get(1).jobId()).orElseThrow().state()).isEqualTo(JobState.succeeded);
+	}
+
+	@Test
+	void enqueueAllReturnsTheIdOfEachJobInTheOrderGiven() {
+		database.reset();
+		List<NewJob> jobs = IntStream.range(0, 5)
+			.mapToObj(i -> new NewJob("default", "greet", "{\"count\":" + i + "}", 1, 5, null, Duration.ZERO, 5, null,
+					null))
+			.toList();
+
+		List<Long> ids = database.store().enqueueAll(jobs).stream().map(EnqueueResult::id).toList();
+
+		assertThat(ids).hasSize(5).isSorted().doesNotHaveDuplicates();
+		for (int i = 0; i < 5; i++) {
+			assertThat(database.store().find(ids.get(i)).orElseThrow().payload()).isEqualTo("{\"count\":" + i + "}");
+		}
 	}
 
 	private static NewJob job() {
