@@ -11,8 +11,8 @@ import org.springframework.jdbc.support.KeyHolder;
 
 /**
  * Scenario 7 on MySQL or MariaDB, whose payload column is text checked by {@code JSON_VALID}: it refuses
- * malformed JSON, and on MariaDB also JSON nested deeper than 32 levels, so the too-deep row never reaches
- * a worker there.
+ * malformed JSON, and on MariaDB also JSON nested 32 levels or more, so the too-deep row never reaches a
+ * worker there.
  */
 class MysqlHostilePayloadFaultTest extends HostilePayloadFaultTest {
 
