@@ -44,7 +44,7 @@ final class Bench {
 				}
 			}
 		}
-		boolean postgres = !options.sqlite();
+		boolean postgres = options.postgres();
 		if (postgres && (all || workload.equals("ceiling"))) {
 			new Ceiling(report, options.jobs(), options.drainTimeout()).run(database);
 		}

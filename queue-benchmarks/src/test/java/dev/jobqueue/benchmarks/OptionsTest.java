@@ -36,6 +36,14 @@ class OptionsTest {
 	}
 
 	@Test
+	void infersMysqlFromEitherDriversUrl() {
+		assertThat(Options.parse(new String[] { "drain", "--url", "jdbc:mariadb://localhost/bench" }).database())
+			.isEqualTo("mysql");
+		assertThat(Options.parse(new String[] { "drain", "--url", "jdbc:mysql://localhost/bench" }).database())
+			.isEqualTo("mysql");
+	}
+
+	@Test
 	void readsTheTimeoutAndVacuumOptions() {
 		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
 				"--drain-timeout-seconds", "90" });
@@ -62,12 +70,16 @@ class OptionsTest {
 	@Test
 	void rejectsMistakesNamingWhatIsAccepted() {
 		assertRejected("first argument must be a workload", "drian");
-		assertRejected("--database must be one of [postgresql, sqlite], was mysql", "drain", "--database", "mysql");
+		assertRejected("--database must be one of [postgresql, sqlite, mysql], was oracle", "drain", "--database",
+				"oracle");
+		assertRejected("--database mysql does not match the --url", "drain", "--database", "mysql", "--url", POSTGRES);
 		assertRejected("--database sqlite does not match the --url", "drain", "--database", "sqlite", "--url", POSTGRES);
 		assertRejected("the soak workload runs on PostgreSQL only", "soak", "--database", "sqlite");
 		assertRejected("the ceiling workload runs on PostgreSQL only", "ceiling", "--database", "sqlite");
 		assertRejected("the fairness workload runs on PostgreSQL only", "fairness", "--database", "sqlite");
 		assertRejected("the keyed-drain workload runs on PostgreSQL only", "keyed-drain", "--database", "sqlite");
+		assertRejected("the ceiling workload runs on PostgreSQL only; on mysql run enqueue, bulk, drain", "ceiling",
+				"--url", "jdbc:mariadb://localhost/bench");
 		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");
 		assertRejected("--jobs must be a whole number, was 1e6", "drain", "--url", POSTGRES, "--jobs", "1e6");
 		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");
