@@ -13,6 +13,8 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.MysqlJobStore;
 import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.store.sqlite.SqliteDialect;
 
@@ -23,7 +25,8 @@ import dev.jobqueue.store.sqlite.SqliteDialect;
  */
 public final class JobStores {
 
-	private static final List<Dialect> DIALECTS = List.of(new PostgresDialect(), new SqliteDialect());
+	private static final List<Dialect> DIALECTS = List.of(new PostgresDialect(), new SqliteDialect(),
+			new MysqlDialect());
 
 	/** The databases jobqueue supports, as {@link JobStore#vendor()} names them. */
 	public static final String SUPPORTED = DIALECTS.stream().map(Dialect::vendor).collect(Collectors.joining(", "));
@@ -69,12 +72,15 @@ public final class JobStores {
 		dialect(vendor).migrate(dataSource);
 	}
 
-	/** The vendor name of {@code dataSource}'s database, read from its connection's metadata. */
+	/**
+	 * The vendor name of {@code dataSource}'s database, read from its connection's metadata. MariaDB is served by
+	 * the MySQL dialect: MariaDB Connector/J names it "MariaDB", MySQL Connector/J "MySQL" on either server.
+	 */
 	public static String vendorOf(DataSource dataSource) {
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
-			String product = connection.getMetaData().getDatabaseProductName();
-			return product.toLowerCase(Locale.ROOT).replace(" ", "");
+			String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).replace(" ", "");
+			return product.equals("mariadb") ? MysqlJobStore.VENDOR : product;
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not read the database's metadata to choose a jobqueue store", ex);

@@ -1,0 +1,108 @@
+package dev.jobqueue.store.mysql;
+
+import java.util.Collection;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.ChangedJob;
+
+/**
+ * The operator's bulk operations on MySQL, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by id,
+ * changed under the conditions of the one-job form. MySQL's UPDATE and DELETE return no rows, and may not read
+ * their own table in a subquery: each batch is a locking read of the rows that qualify, in id order, then one
+ * write of exactly those, in one READ COMMITTED transaction.
+ */
+final class MysqlBulk {
+
+	private final JdbcClient jdbc;
+
+	private final MysqlTransactions transactions;
+
+	MysqlBulk(JdbcClient jdbc, MysqlTransactions transactions) {
+		this.jdbc = jdbc;
+		this.transactions = transactions;
+	}
+
+	/**
+	 * The dead jobs whose unique key no unfinished job of their kind holds; of several in the batch with the same
+	 * kind and key, only the newest, which then holds the key (PostgresBulk says why). A job with a concurrency key
+	 * goes back to blocked and waits for a slot, as a new one does.
+	 */
+	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		return transactions.run(() -> {
+			List<ChangedJob> retried = jdbc.sql("""
+					SELECT id, queue, concurrency_key FROM jobqueue_job j
+					WHERE j.id IN (:ids) AND j.state = 'dead'
+					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+					                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+					                    AND holder.state IN ('blocked', 'ready', 'running'))
+					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
+					                  WHERE newer.id IN (:ids) AND newer.id > j.id AND newer.state = 'dead'
+					                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
+					ORDER BY id
+					FOR UPDATE""")
+				.param("ids", List.copyOf(ids))
+				.query(MysqlRows::changed)
+				.list();
+			if (!retried.isEmpty()) {
+				jdbc.sql("""
+						UPDATE jobqueue_job
+						SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+						    run_at = UTC_TIMESTAMP(6), finished_at = NULL
+						WHERE id IN (:ids)""").param("ids", retried.stream().map(ChangedJob::id).toList()).update();
+			}
+			return retried;
+		});
+	}
+
+	/** As {@code MysqlHandlerControl.cancel}, row by row: a running job keeps its lease token for its worker. */
+	List<ChangedJob> cancelAll(Collection<Long> ids) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		return transactions.run(() -> {
+			List<ChangedJob> cancelled = jdbc.sql("""
+					SELECT id, queue, concurrency_key FROM jobqueue_job
+					WHERE id IN (:ids)
+					  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
+					ORDER BY id
+					FOR UPDATE""")
+				.param("ids", List.copyOf(ids))
+				.query(MysqlRows::changed)
+				.list();
+			if (!cancelled.isEmpty()) {
+				jdbc.sql("""
+						UPDATE jobqueue_job
+						SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
+						WHERE id IN (:ids)""").param("ids", cancelled.stream().map(ChangedJob::id).toList()).update();
+			}
+			return cancelled;
+		});
+	}
+
+	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		return transactions.run(() -> {
+			List<ChangedJob> deleted = jdbc.sql("""
+					SELECT id, queue, concurrency_key FROM jobqueue_job
+					WHERE id IN (:ids) AND state IN ('succeeded', 'cancelled', 'dead')
+					ORDER BY id
+					FOR UPDATE""")
+				.param("ids", List.copyOf(ids))
+				.query(MysqlRows::changed)
+				.list();
+			if (!deleted.isEmpty()) {
+				jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)")
+					.param("ids", deleted.stream().map(ChangedJob::id).toList())
+					.update();
+			}
+			return deleted;
+		});
+	}
+}

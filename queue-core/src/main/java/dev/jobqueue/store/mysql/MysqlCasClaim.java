@@ -1,0 +1,86 @@
+package dev.jobqueue.store.mysql;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.ClaimedJob;
+
+/**
+ * The claim for servers without {@code SKIP LOCKED} (MariaDB before 10.6): an optimistic compare-and-set, as
+ * db-scheduler and Quartz claim on any database. A plain read picks candidates, taking no lock; then each
+ * candidate is claimed by an update that changes it only while it is still ready at the lease token the read
+ * saw. The token is the row's version: it grows at every claim, so a candidate another poller claimed in
+ * between (and perhaps gave back since, ready again) no longer matches, and the update changes no row. Each
+ * update is a statement of its own, holding its one row lock for that statement only, so claims never wait for
+ * each other's transactions and never deadlock; a poller that loses a race to another simply claims fewer.
+ */
+final class MysqlCasClaim implements MysqlClaim {
+
+	/**
+	 * How many candidates a claim reads per job it wants: pollers racing for the head of a queue read the same
+	 * rows, and the spare ones are what the losers claim instead of coming back empty.
+	 */
+	static final int CANDIDATES_PER_JOB = 3;
+
+	/** The read, as {@link MysqlLockingClaim#CANDIDATES} (whose comment says why it is shaped so) without locks. */
+	static final String CANDIDATES = """
+			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
+			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at
+			FROM jobqueue_job
+			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+			  AND run_at <= UTC_TIMESTAMP(6)
+			  AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
+			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
+			  AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+			ORDER BY priority, run_at, id
+			LIMIT :limit""";
+
+	private final JdbcClient jdbc;
+
+	MysqlCasClaim(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
+		List<MysqlCandidate> candidates = jdbc.sql(CANDIDATES)
+			.param("queue", queue)
+			.param("kinds", served.stream().map(Map.Entry::getKey).toList())
+			.param("versions", served.stream().map(Map.Entry::getValue).toList())
+			.param("limit", Math.multiplyExact(limit, CANDIDATES_PER_JOB))
+			.query(MysqlCandidate::read)
+			.list();
+		List<ClaimedJob> claimed = new ArrayList<>(limit);
+		for (MysqlCandidate candidate : candidates) {
+			if (claimed.size() == limit) {
+				break;
+			}
+			if (compareAndSet(candidate, owner, lease)) {
+				claimed.add(candidate.claimed(candidate.claimedAt()));
+			}
+		}
+		return claimed;
+	}
+
+	/** Claims the candidate if it is still ready at the token the read saw; whether it did. */
+	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
+				    lease_expires_at = :now + INTERVAL :leaseMicros MICROSECOND, started_at = :now,
+				    claim_confirmed = FALSE
+				WHERE id = :id AND state = 'ready' AND lease_token = :token""")
+			.param("owner", owner)
+			.param("now", candidate.claimedAt())
+			.param("leaseMicros", MysqlRows.micros(lease))
+			.param("id", candidate.id())
+			.param("token", candidate.leaseToken())
+			.update() == 1;
+	}
+}

@@ -1,0 +1,225 @@
+package dev.jobqueue.store.mysql;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.ErrorHistory;
+import dev.jobqueue.store.Lease;
+
+/**
+ * Claim and every write about a running job on MySQL, each fenced by the job's lease: by id (the primary key,
+ * whose equality locks the one row at any isolation) and lease token.
+ *
+ * <p>Lock order: the batched completion and the heartbeat lock their rows in id order, one row per statement
+ * of a JDBC batch in one transaction, so two of them over the same rows queue up instead of deadlocking. The
+ * claim and the reaper never wait for a lock (SKIP LOCKED); the other writes touch one row.
+ *
+ * <p>MySQL runs the assignments of an UPDATE left to right, each seeing the ones before it: the error history's
+ * entry, which reads the attempt and the lease owner, is written before they change.
+ */
+final class MysqlLeases {
+
+	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
+	static final String NEXT_DUE = """
+			SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), min(next.run_at))
+			FROM (SELECT (SELECT run_at FROM jobqueue_job
+			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
+			                AND run_at <= UTC_TIMESTAMP(6) + INTERVAL :horizonMicros MICROSECOND
+			                AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
+			                AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+			              ORDER BY run_at
+			              LIMIT 1) AS run_at
+			      FROM (SELECT 0 AS priority UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4
+			            UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)
+			           AS priorities) AS next
+			WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)""";
+
+	private final JdbcClient jdbc;
+
+	private final NamedParameterJdbcTemplate named;
+
+	private final MysqlTransactions transactions;
+
+	private final MysqlClaim claim;
+
+	MysqlLeases(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions, MysqlClaim claim) {
+		this.jdbc = jdbc;
+		this.named = named;
+		this.transactions = transactions;
+		this.claim = claim;
+	}
+
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+		// A node that serves no kind of the queue takes nothing; FIELD and IN need at least one kind.
+		if (versions.isEmpty() || limit <= 0) {
+			return List.of();
+		}
+		return claim.claim(queue, versions, limit, owner, lease);
+	}
+
+	/**
+	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority, and why paused jobs do
+	 * not count): ten probes of the claim index, each the first entry of a priority in run-at order.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+		if (versions.isEmpty()) {
+			return Optional.empty();
+		}
+		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
+		Optional<Long> micros = jdbc.sql(NEXT_DUE)
+			.param("queue", queue)
+			.param("horizonMicros", MysqlRows.micros(horizon))
+			.param("kinds", served.stream().map(Map.Entry::getKey).toList())
+			.param("versions", served.stream().map(Map.Entry::getValue).toList())
+			.query((rs, n) -> {
+				long due = rs.getLong(1);
+				return rs.wasNull() ? Optional.<Long>empty() : Optional.of(due);
+			})
+			.optional()
+			.flatMap(due -> due);
+		// min() over no row is null: nothing due within the horizon.
+		return micros.map(due -> Duration.of(due, ChronoUnit.MICROS));
+	}
+
+	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
+	boolean complete(Lease lease, String resultJson) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
+				    lease_expires_at = NULL, last_error = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("result", resultJson)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	/**
+	 * One JDBC batch of fenced updates in one transaction, in id order: the drivers send a batch without waiting
+	 * for each answer, and each statement's count says whether its lease held. MySQL's UPDATE returns no rows, and
+	 * a join with the batch as a derived table would need VALUES, spelled differently on MySQL and MariaDB.
+	 */
+	Set<Lease> completeAll(Collection<Completion> completions) {
+		if (completions.isEmpty()) {
+			return Set.of();
+		}
+		List<Completion> ordered = completions.stream()
+			.sorted(Comparator.comparingLong((Completion c) -> c.lease().jobId()))
+			.toList();
+		SqlParameterSource[] batch = ordered.stream()
+			.map(c -> new MapSqlParameterSource().addValue("result", c.result())
+				.addValue("id", c.lease().jobId())
+				.addValue("token", c.lease().token()))
+			.toArray(SqlParameterSource[]::new);
+		int[] counts = transactions.run(() -> named.batchUpdate("""
+				UPDATE jobqueue_job
+				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
+				    lease_expires_at = NULL, last_error = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""", batch));
+		return notWritten(ordered.stream().map(Completion::lease).toList(), counts);
+	}
+
+	/**
+	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
+	 * {@link ErrorHistory}); its time is ISO-8601 text in UTC, as the other databases write it.
+	 */
+	boolean retryLater(Lease lease, Duration delay, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
+				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
+				                               '$', JSON_OBJECT('attempt', attempt,
+				                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
+				                                                'worker', lease_owner, 'message', :entry)),
+				    state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, last_error = :error,
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
+			.param("delayMicros", MysqlRows.micros(delay))
+			.param("error", error)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	/** Like {@link #retryLater}: an entry on the error history. */
+	boolean fail(Lease lease, String error) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
+				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
+				                               '$', JSON_OBJECT('attempt', attempt,
+				                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
+				                                                'worker', lease_owner, 'message', :entry)),
+				    state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
+				    lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("maxEntries", AttemptError.MAX_ENTRIES)
+			.param("entry", ErrorHistory.entry(error))
+			.param("error", error)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	boolean release(Lease lease) {
+		// The attempt is given back once per job (V4 elsewhere), so that a job interrupted at every deploy reaches dead.
+		return jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    attempt = attempt - 1, attempt_given_back = TRUE, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back""")
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	/** As {@link #completeAll}: a batch in id order, each statement's count saying whether its lease held. */
+	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		List<Lease> ordered = leases.stream().sorted(Comparator.comparingLong(Lease::jobId)).toList();
+		SqlParameterSource[] batch = ordered.stream()
+			.map(held -> new MapSqlParameterSource().addValue("leaseMicros", MysqlRows.micros(lease))
+				.addValue("owner", owner)
+				.addValue("id", held.jobId())
+				.addValue("token", held.token()))
+			.toArray(SqlParameterSource[]::new);
+		int[] counts = transactions.run(() -> named.batchUpdate("""
+				UPDATE jobqueue_job
+				SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch));
+		Set<Lease> held = new HashSet<>(ordered);
+		held.removeAll(notWritten(ordered, counts));
+		return held;
+	}
+
+	/** Those of {@code leases} whose statement of the batch changed no row. */
+	private static Set<Lease> notWritten(List<Lease> leases, int[] counts) {
+		Set<Lease> lost = new HashSet<>();
+		for (int i = 0; i < leases.size(); i++) {
+			if (counts[i] != 1) {
+				lost.add(leases.get(i));
+			}
+		}
+		return lost;
+	}
+}

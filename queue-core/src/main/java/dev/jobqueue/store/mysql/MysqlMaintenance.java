@@ -1,0 +1,121 @@
+package dev.jobqueue.store.mysql;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalInt;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+
+/** The reaper's and the pruner's statements on MySQL, and the schema version's look-up. */
+final class MysqlMaintenance {
+
+	/** The reaper's read of expired leases (see {@link #reapExpired}), through the lease index. */
+	static final String EXPIRED = """
+			SELECT id, lease_token FROM jobqueue_job
+			WHERE lease_expires_at < UTC_TIMESTAMP(6) AND state = 'running'
+			ORDER BY lease_expires_at
+			LIMIT :limit""";
+
+	/**
+	 * One expired lease taken back, fenced by its token and still expired. Assignments run left to right on
+	 * MySQL: last_error is the message first, the history's entry reads it, the state reads the attempt before it
+	 * is given back, and finished_at reads the new state. An attempt is given back when the claim was never
+	 * confirmed, at most {@code JobStore.MAX_UNCONFIRMED_REAPS} times per job.
+	 */
+	static final String REAP = """
+			UPDATE jobqueue_job
+			SET last_error = CONCAT('lease expired on ', lease_owner, ' at ',
+			                        DATE_FORMAT(lease_expires_at, '%Y-%m-%dT%H:%i:%s.%fZ'),
+			                        IF(claim_confirmed, ' (worker stopped or lost the database)',
+			                           ' before its worker confirmed the claim')),
+			    errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
+			                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
+			                               '$', JSON_OBJECT('attempt', attempt,
+			                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
+			                                                'worker', lease_owner, 'message', last_error)),
+			    state = CASE WHEN (claim_confirmed OR unconfirmed_reaps >= :maxUnconfirmedReaps)
+			                      AND attempt >= max_attempts THEN 'dead'
+			                 WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+			    finished_at = CASE WHEN state = 'dead' THEN UTC_TIMESTAMP(6) END,
+			    attempt = attempt - IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
+			    unconfirmed_reaps = unconfirmed_reaps + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
+			    lease_owner = NULL, lease_expires_at = NULL
+			WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)""";
+
+	/**
+	 * The pruner's delete, oldest first through the index of finished times, which holds no entry with a value
+	 * for an unfinished row: the shorter retention bounds the range, so a batch reads no more rows than it
+	 * deletes. "<=", as on SQLite: a job finished within the current microsecond is past a retention of zero.
+	 */
+	static final String PRUNE = """
+			DELETE FROM jobqueue_job
+			WHERE finished_at <= UTC_TIMESTAMP(6) - INTERVAL LEAST(:finishedMicros, :deadMicros) MICROSECOND
+			  AND finished_at <= UTC_TIMESTAMP(6)
+			                     - INTERVAL CASE WHEN state = 'dead' THEN :deadMicros ELSE :finishedMicros END MICROSECOND
+			  AND state IN ('succeeded', 'cancelled', 'dead')
+			ORDER BY finished_at
+			LIMIT :limit""";
+
+	private final JdbcClient jdbc;
+
+	private final NamedParameterJdbcTemplate named;
+
+	private final MysqlTransactions transactions;
+
+	MysqlMaintenance(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions) {
+		this.jdbc = jdbc;
+		this.named = named;
+		this.transactions = transactions;
+	}
+
+	/**
+	 * A plain read of the expired leases, then one fenced update per lease in a batch, in id order like the
+	 * batched completion's, so the two queue up rather than deadlock. The same on servers with and without SKIP
+	 * LOCKED: a completion that commits first wins, and the update's re-checked WHERE (state, token, expiry)
+	 * then matches nothing; reapers on several nodes at once take the same turns.
+	 */
+	int reapExpired(int limit) {
+		List<Lease> expired = jdbc.sql(EXPIRED).param("limit", limit).query(MysqlRows::lease).list();
+		if (expired.isEmpty()) {
+			return 0;
+		}
+		SqlParameterSource[] batch = expired.stream()
+			.sorted((a, b) -> Long.compare(a.jobId(), b.jobId()))
+			.map(lease -> new MapSqlParameterSource().addValue("maxEntries", AttemptError.MAX_ENTRIES)
+				.addValue("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+				.addValue("id", lease.jobId())
+				.addValue("token", lease.token()))
+			.toArray(SqlParameterSource[]::new);
+		int[] counts = transactions.run(() -> named.batchUpdate(REAP, batch));
+		return (int) Arrays.stream(counts).filter(count -> count == 1).count();
+	}
+
+	/** At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished
+	 * time sorts into the gap before the oldest finished row. */
+	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+		return transactions.run(() -> jdbc.sql(PRUNE)
+			.param("finishedMicros", MysqlRows.micros(finishedRetention))
+			.param("deadMicros", MysqlRows.micros(deadRetention))
+			.param("limit", limit)
+			.update());
+	}
+
+	/** information_schema answers for a missing table where a SELECT from it would fail. */
+	OptionalInt schemaVersion() {
+		boolean recorded = jdbc.sql("""
+				SELECT count(*) FROM information_schema.tables
+				WHERE table_schema = DATABASE() AND table_name = 'jobqueue_schema_version'""")
+			.query(Integer.class)
+			.single() > 0;
+		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
+				: OptionalInt.empty();
+	}
+}

@@ -1,0 +1,68 @@
+package dev.jobqueue.store.mysql;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Node;
+import dev.jobqueue.store.NodeEntry;
+import dev.jobqueue.store.NodeJson;
+
+/**
+ * The node registry's statements on MySQL ({@code jobqueue_node}), as on PostgreSQL ({@code PostgresNodes}): each
+ * write one statement on the primary key, the times the database's.
+ */
+final class MysqlNodes {
+
+	private final JdbcClient jdbc;
+
+	MysqlNodes(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** A node that comes back keeps the start time of its row, as on the other databases. */
+	void register(NodeEntry node, Duration staleAfter) {
+		jdbc.sql("""
+				INSERT INTO jobqueue_node (name, host, version, queues, kinds, started_at, last_seen_at, expires_at)
+				VALUES (:name, :host, :version, :queues, :kinds, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6),
+				        UTC_TIMESTAMP(6) + INTERVAL :staleMicros MICROSECOND)
+				ON DUPLICATE KEY UPDATE host = VALUES(host), version = VALUES(version), queues = VALUES(queues),
+				    kinds = VALUES(kinds), last_seen_at = VALUES(last_seen_at), expires_at = VALUES(expires_at)""")
+			.param("name", node.name())
+			.param("host", node.host())
+			.param("version", node.version())
+			.param("queues", NodeJson.queues(node.queues()))
+			.param("kinds", NodeJson.kinds(node.kinds()))
+			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.update();
+	}
+
+	boolean touch(String name, Duration staleAfter) {
+		return jdbc.sql("""
+				UPDATE jobqueue_node SET last_seen_at = UTC_TIMESTAMP(6),
+				    expires_at = UTC_TIMESTAMP(6) + INTERVAL :staleMicros MICROSECOND
+				WHERE name = :name""")
+			.param("name", name)
+			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.update() == 1;
+	}
+
+	void remove(String name) {
+		jdbc.sql("DELETE FROM jobqueue_node WHERE name = :name").param("name", name).update();
+	}
+
+	List<Node> live() {
+		return jdbc.sql("""
+				SELECT name, host, version, queues, kinds, started_at, last_seen_at FROM jobqueue_node
+				WHERE expires_at > UTC_TIMESTAMP(6) ORDER BY name""")
+			.query((rs, row) -> new Node(rs.getString("name"), rs.getString("host"), rs.getString("version"),
+					NodeJson.queues(rs.getString("queues")), NodeJson.kinds(rs.getString("kinds")),
+					MysqlRows.instant(rs, "started_at"), MysqlRows.instant(rs, "last_seen_at")))
+			.list();
+	}
+
+	int deleteStale() {
+		return jdbc.sql("DELETE FROM jobqueue_node WHERE expires_at <= UTC_TIMESTAMP(6)").update();
+	}
+}

@@ -1,0 +1,124 @@
+package dev.jobqueue.store.mysql;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Hands the slots of concurrency keys to blocked jobs, by the rule of the other databases: a key's slots are held by
+ * its ready and running jobs (and dead ones that hold theirs), the first waiting job's limit says how many there
+ * are, the first enqueued go first, and a key with a rate also counts the jobs that started within its period and
+ * does not promote a waiting job that did (V17 elsewhere).
+ *
+ * <p>Promotions of one key are serialized by the row lock of its first waiting job, where PostgreSQL takes an
+ * advisory lock: every promotion of the key starts by locking that row, so a second one waits until the first
+ * commits, then (READ COMMITTED) passes over the rows the first promoted and counts the slots afresh. Each key is a
+ * transaction of its own, in key order, so a promotion holds the locks of one key at a time, taken in id order.
+ */
+final class MysqlPromotions {
+
+	/** The key's first waiting job, locked: its limit and rate are the key's. */
+	private static final String FIRST_WAITING = """
+			SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
+			WHERE concurrency_key = :key AND state = 'blocked'
+			ORDER BY id
+			LIMIT 1
+			FOR UPDATE""";
+
+	/** The slots held, by the first waiting job's rate: holders and, for a rate, the jobs started within it. */
+	private static final String HELD = """
+			SELECT count(*) FROM jobqueue_job
+			WHERE concurrency_key = :key
+			  AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds)
+			       OR (:rateMillis IS NOT NULL AND concurrency_rate_millis IS NOT NULL
+			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""";
+
+	private static final String PROMOTABLE = """
+			SELECT id, queue FROM jobqueue_job
+			WHERE concurrency_key = :key AND state = 'blocked'
+			  AND NOT (:rateMillis IS NOT NULL AND started_at IS NOT NULL
+			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND)
+			ORDER BY id
+			LIMIT :free
+			FOR UPDATE""";
+
+	private final JdbcClient jdbc;
+
+	private final MysqlTransactions transactions;
+
+	MysqlPromotions(JdbcClient jdbc, MysqlTransactions transactions) {
+		this.jdbc = jdbc;
+		this.transactions = transactions;
+	}
+
+	Set<String> promote(Collection<String> keys) {
+		Set<String> queues = new LinkedHashSet<>();
+		for (String key : new TreeSet<>(keys)) {
+			queues.addAll(transactions.runOwn(() -> promoteKey(key)));
+		}
+		return queues;
+	}
+
+	/**
+	 * The keys with blocked jobs and, by a first count that takes no lock, a free slot; each then promoted as
+	 * {@link #promote} does, counting again under the key's lock. A sweep over a thousand busy keys locks nothing.
+	 */
+	Set<String> promoteWaiting(int maxKeys) {
+		List<String> free = jdbc.sql("""
+				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job
+				                               WHERE state = 'blocked' AND concurrency_key IS NOT NULL) w
+				WHERE (SELECT count(*) FROM jobqueue_job h
+				       WHERE h.concurrency_key = w.concurrency_key
+				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
+				      < (SELECT b.concurrency_limit FROM jobqueue_job b
+				         WHERE b.concurrency_key = w.concurrency_key AND b.state = 'blocked' ORDER BY b.id LIMIT 1)
+				LIMIT :maxKeys""")
+			.param("maxKeys", maxKeys)
+			.query(String.class)
+			.list();
+		return promote(free);
+	}
+
+	private List<String> promoteKey(String key) {
+		Optional<Slots> first = jdbc.sql(FIRST_WAITING)
+			.param("key", key)
+			.query((rs, row) -> new Slots(rs.getInt(1), rs.getObject(2, Long.class)))
+			.optional();
+		if (first.isEmpty()) {
+			return List.of();
+		}
+		Long rate = first.get().rateMillis();
+		long held = jdbc.sql(HELD).param("key", key).param("rateMillis", rate).query(Long.class).single();
+		long free = first.get().limit() - held;
+		if (free <= 0) {
+			return List.of();
+		}
+		List<Promoted> promoted = jdbc.sql(PROMOTABLE)
+			.param("key", key)
+			.param("rateMillis", rate)
+			.param("free", free)
+			.query((rs, row) -> new Promoted(rs.getLong("id"), rs.getString("queue")))
+			.list();
+		if (promoted.isEmpty()) {
+			return List.of();
+		}
+		// A promoted job joins the back of the ready line: due now at the earliest.
+		jdbc.sql("""
+				UPDATE jobqueue_job SET state = 'ready', run_at = GREATEST(run_at, UTC_TIMESTAMP(6))
+				WHERE id IN (:ids)""")
+			.param("ids", promoted.stream().map(Promoted::id).toList())
+			.update();
+		return promoted.stream().map(Promoted::queue).distinct().toList();
+	}
+
+	private record Slots(int limit, Long rateMillis) {
+	}
+
+	private record Promoted(long id, String queue) {
+	}
+}

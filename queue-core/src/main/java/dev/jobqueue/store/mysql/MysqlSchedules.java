@@ -1,0 +1,77 @@
+package dev.jobqueue.store.mysql;
+
+import java.sql.Types;
+import java.time.Instant;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.ScheduleFiring;
+import dev.jobqueue.store.ScheduleState;
+
+/**
+ * The statements of recurring jobs on MySQL. Each write names the row's version, a compare-and-set; the row's
+ * lock orders racing nodes, and the later ones find the version moved on.
+ */
+final class MysqlSchedules {
+
+	private final JdbcClient jdbc;
+
+	private final MysqlEnqueue enqueue;
+
+	private final BatchTransactions transactions;
+
+	MysqlSchedules(JdbcClient jdbc, MysqlEnqueue enqueue, BatchTransactions transactions) {
+		this.jdbc = jdbc;
+		this.enqueue = enqueue;
+		this.transactions = transactions;
+	}
+
+	List<ScheduleState> schedules() {
+		return jdbc.sql("""
+				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
+			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
+					MysqlRows.instant(rs, "next_fire_at"), MysqlRows.instant(rs, "last_fire_at"), rs.getLong("version")))
+			.list();
+	}
+
+	/** A new row is an INSERT IGNORE: the only refusal it can meet is the name's primary key, another node's row. */
+	boolean define(String name, String timing, Instant nextFireAt, long expectedVersion) {
+		String sql = expectedVersion == 0 ? """
+				INSERT IGNORE INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
+				VALUES (:name, :timing, :next, 1, UTC_TIMESTAMP(6))""" : """
+				UPDATE jobqueue_schedule
+				SET timing = :timing, next_fire_at = :next, version = version + 1, updated_at = UTC_TIMESTAMP(6)
+				WHERE name = :name AND version = :version""";
+		return jdbc.sql(sql)
+			.param("name", name)
+			.param("timing", timing)
+			.param("next", MysqlRows.utc(nextFireAt), Types.TIMESTAMP)
+			.param("version", expectedVersion)
+			.update() == 1;
+	}
+
+	/**
+	 * The row moves first: its lock then holds every other node's firing of the same schedule until this
+	 * transaction ends, and those find the version moved on. The jobs go in with the enqueue's own statements.
+	 */
+	boolean fire(ScheduleFiring firing) {
+		return transactions.run(() -> {
+			int advanced = jdbc.sql("""
+					UPDATE jobqueue_schedule
+					SET next_fire_at = :next, last_fire_at = COALESCE(:last, last_fire_at), version = version + 1,
+					    updated_at = UTC_TIMESTAMP(6)
+					WHERE name = :name AND version = :version""")
+				.param("next", MysqlRows.utc(firing.nextFireAt()), Types.TIMESTAMP)
+				.param("last", MysqlRows.utc(firing.lastFireAt()), Types.TIMESTAMP)
+				.param("name", firing.name())
+				.param("version", firing.version())
+				.update();
+			if (advanced == 1) {
+				enqueue.enqueueAll(firing.jobs());
+			}
+			return advanced == 1;
+		});
+	}
+}

@@ -1,0 +1,42 @@
+package dev.jobqueue.store.mysql;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.jobqueue.Job;
+
+/** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
+final class MysqlTestSupport {
+
+	private final JdbcClient jdbc;
+
+	MysqlTestSupport(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	long newestId() {
+		return jdbc.sql("SELECT COALESCE(max(id), 0) FROM jobqueue_job").query(Long.class).single();
+	}
+
+	List<Job> findNewerThan(long id, int limit) {
+		return jdbc.sql("""
+				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
+				       finished_at, errors, concurrency_key
+				FROM jobqueue_job WHERE id > :id ORDER BY id LIMIT :limit""")
+			.param("id", id)
+			.param("limit", limit)
+			.query(MysqlRows::job)
+			.list();
+	}
+
+	/** Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why). */
+	int bringReadyForward(Duration by) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job SET run_at = run_at - INTERVAL :micros MICROSECOND WHERE state IN ('ready', 'blocked')""")
+			.param("micros", MysqlRows.micros(by))
+			.update();
+	}
+}

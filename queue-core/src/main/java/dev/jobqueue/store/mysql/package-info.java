@@ -1,0 +1,5 @@
+/**
+ * The queue's SQL for MySQL 8 and MariaDB: claims with {@code FOR UPDATE SKIP LOCKED} (or a compare-and-set on
+ * servers without it), wakeups of the enqueuing process after its commit and polling for the others.
+ */
+package dev.jobqueue.store.mysql;
