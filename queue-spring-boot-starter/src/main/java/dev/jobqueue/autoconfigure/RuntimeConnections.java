@@ -14,6 +14,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.mysql.MysqlJobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
@@ -104,7 +105,7 @@ final class RuntimeConnections implements AutoCloseable {
 		 * {@code socketTimeout} property: PostgreSQL's driver reads seconds, MariaDB's and MySQL's milliseconds.
 		 */
 		private static final Map<String, ChronoUnit> SOCKET_TIMEOUT_UNITS = Map.of(PostgresJobStore.VENDOR,
-				ChronoUnit.SECONDS, "mysql", ChronoUnit.MILLIS);
+				ChronoUnit.SECONDS, MysqlJobStore.VENDOR, ChronoUnit.MILLIS);
 
 		/** The runtime's own pool, or null when it shares the application's (then checked here). */
 		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
