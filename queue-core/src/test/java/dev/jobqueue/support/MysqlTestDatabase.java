@@ -1,6 +1,7 @@
 package dev.jobqueue.support;
 
 import java.time.Duration;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -83,6 +84,19 @@ public final class MysqlTestDatabase implements TestDatabase {
 				+ container.getPassword();
 	}
 
+	/**
+	 * {@link #url()} through the other driver: MySQL Connector/J for a MariaDB URL, with the batch rewriting the
+	 * README recommends for it, and MariaDB Connector/J for a MySQL one.
+	 */
+	public static String otherDriverUrl() {
+		String url = url();
+		if (url.startsWith("jdbc:mariadb:")) {
+			String mysql = url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:");
+			return mysql + (mysql.contains("?") ? "&" : "?") + "rewriteBatchedStatements=true";
+		}
+		return url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
+	}
+
 	@Override
 	public DataSource dataSource() {
 		return dataSource;
@@ -113,6 +127,24 @@ public final class MysqlTestDatabase implements TestDatabase {
 				        SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = 'job of kind poison refused by a test trigger';
 				    END IF;
 				END""").update();
+	}
+
+	/**
+	 * How many deadlocks InnoDB detected since the server started, on any connection: MariaDB counts them in
+	 * {@code Innodb_deadlocks}, MySQL 8 in the {@code lock_deadlocks} metric. A deadlock the store retried or
+	 * that failed a statement without a warning still counts here.
+	 */
+	public long deadlocks() {
+		JdbcClient jdbc = JdbcClient.create(dataSource);
+		List<Long> mariadb = jdbc.sql("SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'")
+			.query((rs, row) -> rs.getLong(2))
+			.list();
+		if (!mariadb.isEmpty()) {
+			return mariadb.get(0);
+		}
+		return jdbc.sql("SELECT `count` FROM information_schema.innodb_metrics WHERE name = 'lock_deadlocks'")
+			.query(Long.class)
+			.single();
 	}
 
 	@Override

@@ -30,7 +30,7 @@ final class MysqlCasClaim implements MysqlClaim {
 	static final String CANDIDATES = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
 			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at
-			FROM jobqueue_job
+			FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)
 			  AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
@@ -71,13 +71,13 @@ final class MysqlCasClaim implements MysqlClaim {
 	/** Claims the candidate if it is still ready at the token the read saw; whether it did. */
 	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 				    lease_expires_at = :now + INTERVAL :leaseMicros MICROSECOND, started_at = :now,
 				    claim_confirmed = FALSE
 				WHERE id = :id AND state = 'ready' AND lease_token = :token""")
 			.param("owner", owner)
-			.param("now", candidate.claimedAt())
+			.param("now", MysqlRows.parameter(candidate.claimedAt()))
 			.param("leaseMicros", MysqlRows.micros(lease))
 			.param("id", candidate.id())
 			.param("token", candidate.leaseToken())

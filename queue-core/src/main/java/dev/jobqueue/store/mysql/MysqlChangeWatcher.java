@@ -44,7 +44,7 @@ final class MysqlChangeWatcher implements WakeupSource {
 
 	/** Whether a queue (both parameters) has a due job and is not paused: ten descents of the claim index. */
 	static final String DUE = """
-			SELECT 1 FROM jobqueue_job
+			SELECT 1 FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			WHERE queue = ? AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)
 			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = ? AND paused)

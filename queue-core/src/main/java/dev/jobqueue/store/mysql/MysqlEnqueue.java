@@ -118,7 +118,7 @@ final class MysqlEnqueue {
 			.addValue("payload", job.payload())
 			.addValue("payloadVersion", job.payloadVersion())
 			.addValue("priority", job.priority())
-			.addValue("runAt", MysqlRows.utc(job.runAt()), Types.TIMESTAMP)
+			.addValue("runAt", MysqlRows.parameter(job.runAt()))
 			.addValue("delayMicros", Math.multiplyExact(job.delayMillis(), 1000L))
 			.addValue("maxAttempts", job.maxAttempts())
 			.addValue("uniqueKey", job.uniqueKey(), Types.VARCHAR)

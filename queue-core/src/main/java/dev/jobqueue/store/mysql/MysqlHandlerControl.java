@@ -25,7 +25,7 @@ final class MysqlHandlerControl {
 	/** Fenced like every outcome; the attempt is given back, so that it does not count. */
 	boolean snooze(Lease lease, Duration delay) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, attempt = attempt - 1,
 				    snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
@@ -42,7 +42,7 @@ final class MysqlHandlerControl {
 	 */
 	boolean cancel(long id) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id
 				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))""")

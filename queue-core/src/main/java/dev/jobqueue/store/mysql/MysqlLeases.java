@@ -29,6 +29,12 @@ import dev.jobqueue.store.Lease;
  * of a JDBC batch in one transaction, so two of them over the same rows queue up instead of deadlocking. The
  * claim and the reaper never wait for a lock (SKIP LOCKED); the other writes touch one row.
  *
+ * <p>Every fenced update names its row by primary key and says {@code FORCE INDEX (PRIMARY)}: MariaDB's optimizer,
+ * finding that the reaper's {@code lease_expires_at < now} matched almost no entry of the lease index, planned the
+ * update as a range of that index, which locks the index entry before the row, while a completion of the same row
+ * locks the row first and then the entry it changes; the two deadlocked (MysqlOtherDriverClaimTest,
+ * aCompletionRacingTheReaperIsNeverUndone). Through the primary key every write locks the row first.
+ *
  * <p>MySQL runs the assignments of an UPDATE left to right, each seeing the ones before it: the error history's
  * entry, which reads the attempt and the lease owner, is written before they change.
  */
@@ -37,7 +43,7 @@ final class MysqlLeases {
 	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
 	static final String NEXT_DUE = """
 			SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), min(next.run_at))
-			FROM (SELECT (SELECT run_at FROM jobqueue_job
+			FROM (SELECT (SELECT run_at FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
 			                AND run_at <= UTC_TIMESTAMP(6) + INTERVAL :horizonMicros MICROSECOND
 			                AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
@@ -99,7 +105,7 @@ final class MysqlLeases {
 	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
 	boolean complete(Lease lease, String resultJson) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
 				    lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
@@ -127,7 +133,7 @@ final class MysqlLeases {
 				.addValue("token", c.lease().token()))
 			.toArray(SqlParameterSource[]::new);
 		int[] counts = transactions.run(() -> named.batchUpdate("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
 				    lease_expires_at = NULL, last_error = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""", batch));
@@ -140,7 +146,7 @@ final class MysqlLeases {
 	 */
 	boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
 				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
 				                               '$', JSON_OBJECT('attempt', attempt,
@@ -162,7 +168,7 @@ final class MysqlLeases {
 	/** Like {@link #retryLater}: an entry on the error history. */
 	boolean fail(Lease lease, String error) {
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
 				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
 				                               '$', JSON_OBJECT('attempt', attempt,
@@ -182,7 +188,7 @@ final class MysqlLeases {
 	boolean release(Lease lease) {
 		// The attempt is given back once per job (V4 elsewhere), so that a job interrupted at every deploy reaches dead.
 		return jdbc.sql("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 				    attempt = attempt - 1, attempt_given_back = TRUE, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back""")
@@ -204,7 +210,7 @@ final class MysqlLeases {
 				.addValue("token", held.token()))
 			.toArray(SqlParameterSource[]::new);
 		int[] counts = transactions.run(() -> named.batchUpdate("""
-				UPDATE jobqueue_job
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch));
 		Set<Lease> held = new HashSet<>(ordered);

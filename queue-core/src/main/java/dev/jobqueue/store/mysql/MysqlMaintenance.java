@@ -19,7 +19,7 @@ final class MysqlMaintenance {
 
 	/** The reaper's read of expired leases (see {@link #reapExpired}), through the lease index. */
 	static final String EXPIRED = """
-			SELECT id, lease_token FROM jobqueue_job
+			SELECT id, lease_token FROM jobqueue_job FORCE INDEX (jobqueue_job_lease_idx)
 			WHERE lease_expires_at < UTC_TIMESTAMP(6) AND state = 'running'
 			ORDER BY lease_expires_at
 			LIMIT :limit""";
@@ -31,7 +31,7 @@ final class MysqlMaintenance {
 	 * confirmed, at most {@code JobStore.MAX_UNCONFIRMED_REAPS} times per job.
 	 */
 	static final String REAP = """
-			UPDATE jobqueue_job
+			UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 			SET last_error = CONCAT('lease expired on ', lease_owner, ' at ',
 			                        DATE_FORMAT(lease_expires_at, '%Y-%m-%dT%H:%i:%s.%fZ'),
 			                        IF(claim_confirmed, ' (worker stopped or lost the database)',

@@ -22,9 +22,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class MysqlPromotions {
 
-	/** The key's first waiting job, locked: its limit and rate are the key's. */
+	/**
+	 * The key's first waiting job, locked: its limit and rate are the key's. FORCE INDEX, here and in the
+	 * promotable rows' read: for ORDER BY id LIMIT 1 the optimizer may prefer to walk the primary key in id order,
+	 * and a locking read waits for every row it walks, matching or not; it waited for the rows of other keys that
+	 * their own promotions held, and two such promotions deadlocked. On the key index the read walks, and locks,
+	 * the key's own waiting rows only.
+	 */
 	private static final String FIRST_WAITING = """
-			SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
+			SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
 			WHERE concurrency_key = :key AND state = 'blocked'
 			ORDER BY id
 			LIMIT 1
@@ -39,7 +45,7 @@ final class MysqlPromotions {
 			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""";
 
 	private static final String PROMOTABLE = """
-			SELECT id, queue FROM jobqueue_job
+			SELECT id, queue FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
 			WHERE concurrency_key = :key AND state = 'blocked'
 			  AND NOT (:rateMillis IS NOT NULL AND started_at IS NOT NULL
 			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND)

@@ -2,10 +2,14 @@ package dev.jobqueue.store.mysql;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
@@ -25,6 +29,8 @@ final class MysqlRows {
 			lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at, errors,
 			concurrency_key""";
 
+	private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
+
 	private MysqlRows() {
 	}
 
@@ -36,6 +42,20 @@ final class MysqlRows {
 	/** An instant as the {@code DATETIME(6)} in UTC that stores it; null stays null. */
 	static LocalDateTime utc(Instant instant) {
 		return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+	}
+
+	/**
+	 * An instant as a statement parameter: the text of its {@code DATETIME(6)} in UTC, which the server reads
+	 * exactly, or a typed null. Bound as a time, MySQL Connector/J cut the times of a rewritten batch
+	 * ({@code rewriteBatchedStatements}) to whole seconds (MysqlOtherDriverEnqueueTest).
+	 */
+	static Object parameter(Instant instant) {
+		return instant == null ? new SqlParameterValue(Types.VARCHAR, null) : parameter(utc(instant));
+	}
+
+	/** As {@link #parameter(Instant)}, for a time read from the database. */
+	static String parameter(LocalDateTime utc) {
+		return DATETIME.format(utc);
 	}
 
 	/**

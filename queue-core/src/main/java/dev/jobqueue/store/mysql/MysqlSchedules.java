@@ -47,7 +47,7 @@ final class MysqlSchedules {
 		return jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
-			.param("next", MysqlRows.utc(nextFireAt), Types.TIMESTAMP)
+			.param("next", MysqlRows.parameter(nextFireAt))
 			.param("version", expectedVersion)
 			.update() == 1;
 	}
@@ -63,8 +63,8 @@ final class MysqlSchedules {
 					SET next_fire_at = :next, last_fire_at = COALESCE(:last, last_fire_at), version = version + 1,
 					    updated_at = UTC_TIMESTAMP(6)
 					WHERE name = :name AND version = :version""")
-				.param("next", MysqlRows.utc(firing.nextFireAt()), Types.TIMESTAMP)
-				.param("last", MysqlRows.utc(firing.lastFireAt()), Types.TIMESTAMP)
+				.param("next", MysqlRows.parameter(firing.nextFireAt()))
+				.param("last", MysqlRows.parameter(firing.lastFireAt()))
 				.param("name", firing.name())
 				.param("version", firing.version())
 				.update();

@@ -22,7 +22,7 @@ final class MysqlTelemetry {
 	 */
 	static final String OLDEST_READY = """
 			SELECT GREATEST(0, COALESCE(TIMESTAMPDIFF(MICROSECOND, min(oldest.run_at), UTC_TIMESTAMP(6)), 0))
-			FROM (SELECT (SELECT run_at FROM jobqueue_job
+			FROM (SELECT (SELECT run_at FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
 			              ORDER BY run_at
 			              LIMIT 1) AS run_at
