@@ -96,7 +96,7 @@ class MysqlStarterTests {
 			.run(context -> {
 				JobQueue queue = context.getBean(JobQueue.class);
 				queue.enqueue("greet", "Ada");
-				queue.enqueue("greet", "Grace");
+				long grace = queue.enqueue("greet", "Grace");
 
 				Health health = context.getBean(JobQueueHealthIndicator.class).health(true);
 				assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -105,6 +105,10 @@ class MysqlStarterTests {
 				JobQueueEndpoint.Overview overview = context.getBean(JobQueueEndpoint.class).overview();
 				assertThat(overview.database()).isEqualTo("mysql");
 				assertThat(overview.queues().get("default")).containsEntry(JobState.ready, 2L);
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+				assertThat(endpoint.job(grace, "payload")).containsEntry("payload", "Grace");
+				assertThat(endpoint.act(grace, "cancel").getBody()).containsEntry("changed", true)
+					.containsEntry("state", JobState.cancelled);
 
 				// Bound as Boot's metrics auto-configuration binds every MeterBinder, which this context leaves out.
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -114,7 +118,7 @@ class MysqlStarterTests {
 				assertThat(meters.get("jobqueue.queue.oldest.ready.age").tags("queue", "default").gauge().value())
 					.isNotNegative();
 				assertThat(meters.get("jobqueue.jobs").tags("queue", "default", "state", "ready").gauge().value())
-					.isEqualTo(2.0);
+					.isOne();
 				assertThat(meters.find("jobqueue.postgres.dead.rows").gauge()).as("PostgreSQL's table health only")
 					.isNull();
 			});
