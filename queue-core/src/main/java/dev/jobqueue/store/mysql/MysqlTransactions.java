@@ -13,8 +13,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * between the index entries a locking read walks, and two claims or a claim and an enqueue that lock
  * neighbouring gaps in opposite orders deadlock: the classic trap of a queue on MySQL. READ COMMITTED locks
  * the rows a statement changes and nothing between them. A caller's transaction is joined as it is (its
- * isolation is its own); where the pool's connections are at READ COMMITTED already (the URL's
- * {@code sessionVariables}), Spring changes nothing on the connection, and the transaction costs no extra
+ * isolation is its own); where the pool's connections are at READ COMMITTED already (Hikari's
+ * {@code transactionIsolation}), Spring changes nothing on the connection, and the transaction costs no extra
  * round trip.
  */
 final class MysqlTransactions {
