@@ -136,6 +136,10 @@ final class RuntimeConnections implements AutoCloseable {
 			config.setSchema(application.getSchema());
 			config.setCatalog(application.getCatalog());
 			config.setConnectionInitSql(application.getConnectionInitSql());
+			// The isolation every store's statements are written for, whatever the application's pool uses: on
+			// MySQL/MariaDB, whose default is REPEATABLE READ, the store's transactions then need no statement to
+			// set it and another to restore it.
+			config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
 			config.setDataSourceProperties(
 					socketTimeout(application.getDataSourceProperties(), settings, socketTimeoutUnit));
 			config.setMaximumPoolSize(ownPoolSize(settings));

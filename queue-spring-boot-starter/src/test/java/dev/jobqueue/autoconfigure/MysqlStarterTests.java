@@ -76,8 +76,9 @@ class MysqlStarterTests {
 			});
 	}
 
+	/** At READ COMMITTED, whatever the application's pool: the store's transactions then need no SET to be. */
 	@Test
-	void theRuntimeHasAPoolOfItsOwnWhoseSocketTimeoutIsInTheDriversMilliseconds() {
+	void theRuntimeHasAPoolOfItsOwnAtReadCommittedWhoseSocketTimeoutIsInTheDriversMilliseconds() {
 		runner.withPropertyValues("spring.datasource.url=" + MysqlDatabases.fresh("starter_mysql_pool"),
 				"spring.datasource.hikari.maximum-pool-size=3", "jobqueue.heartbeat-interval=2s")
 			.run(context -> {
@@ -86,6 +87,7 @@ class MysqlStarterTests {
 				assertThat(own).isNotSameAs(context.getBean(DataSource.class));
 				assertThat(own.getMaximumPoolSize()).as("the default queue's poller, plus seven").isEqualTo(8);
 				assertThat(own.getDataSourceProperties()).containsEntry("socketTimeout", "3000");
+				assertThat(own.getTransactionIsolation()).isEqualTo("TRANSACTION_READ_COMMITTED");
 			});
 	}
 
