@@ -14,6 +14,7 @@ import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
 import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.MySQL8JdbcCustomization;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -23,9 +24,13 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
  * LOCKED … RETURNING} per batch; MySQL 8: a {@code SELECT … FOR UPDATE SKIP LOCKED}, then an {@code UPDATE})
  * and its default fetch-and-lock-on-execute where it does not (SQLite, and MariaDB, where db-scheduler 16
  * turns lock-and-fetch off), 32 threads and a 100 ms polling interval. Immediate execution is on, so an
- * enqueue in the same JVM wakes the scheduler (its in-process hint).
+ * enqueue in the same JVM wakes the scheduler (its in-process hint). As {@value #SKIP_LOCKED}, on MariaDB: with
+ * db-scheduler's MySQL 8 customization, whose lock-and-fetch MariaDB 10.6+ can run, for db-scheduler's best there.
  */
 final class DbSchedulerContender implements Contender {
+
+	/** The name of the variant that claims with SKIP LOCKED on MariaDB, which db-scheduler does not itself choose. */
+	static final String SKIP_LOCKED = "db-scheduler-skip-locked";
 
 	private static final int THREADS = 32;
 
@@ -42,11 +47,20 @@ final class DbSchedulerContender implements Contender {
 
 	private Scheduler scheduler;
 
+	private final boolean skipLocked;
+
 	DbSchedulerContender(Database database) {
+		this(database, false);
+	}
+
+	/** @param skipLocked MySQL 8's customization whatever the server (MySQL/MariaDB only) */
+	DbSchedulerContender(Database database, boolean skipLocked) {
 		this.database = database;
+		this.skipLocked = skipLocked;
 		createTable(database);
 		// As db-scheduler detects it, and writing MySQL's zone-less timestamps in UTC as db-scheduler advises there.
-		this.jdbcCustomization = new AutodetectJdbcCustomization(database.dataSource(), database.mysql());
+		this.jdbcCustomization = skipLocked ? new MySQL8JdbcCustomization(true)
+				: new AutodetectJdbcCustomization(database.dataSource(), database.mysql());
 		this.task = Tasks.oneTime("bench", Long.class).execute((instance, context) -> onExecute.accept(instance.getData()));
 		this.client = SchedulerClient.Builder.create(database.dataSource(), task)
 			.jdbcCustomization(jdbcCustomization)
@@ -62,7 +76,7 @@ final class DbSchedulerContender implements Contender {
 
 	@Override
 	public String name() {
-		return "db-scheduler";
+		return skipLocked ? SKIP_LOCKED : "db-scheduler";
 	}
 
 	@Override

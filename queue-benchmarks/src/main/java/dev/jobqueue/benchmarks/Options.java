@@ -60,7 +60,7 @@ record Options(String workload, String database, String url, List<String> system
 			throw new IllegalArgumentException("--soak-vacuum-seconds applies to the soak workload only");
 		}
 		int jobs = positive(values, "jobs", 20_000);
-		return new Options(args[0], database, url, systems(values), jobs, positive(values, "latency-jobs", 200),
+		return new Options(args[0], database, url, systems(values, database), jobs, positive(values, "latency-jobs", 200),
 				positive(values, "soak-jobs", 1_000_000),
 				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
@@ -120,9 +120,12 @@ record Options(String workload, String database, String url, List<String> system
 		}
 	}
 
-	private static List<String> systems(Map<String, String> values) {
+	private static List<String> systems(Map<String, String> values, String database) {
 		List<String> systems = Arrays.asList(values.getOrDefault("systems", String.join(",", Bench.SYSTEMS)).split(","));
 		systems.forEach(Bench::checkSystem);
+		if (systems.contains(DbSchedulerContender.SKIP_LOCKED) && !database.equals("mysql")) {
+			throw new IllegalArgumentException(DbSchedulerContender.SKIP_LOCKED + " runs on MySQL/MariaDB only");
+		}
 		return List.copyOf(systems);
 	}
 

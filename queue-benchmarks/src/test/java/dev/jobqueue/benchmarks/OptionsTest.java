@@ -44,6 +44,16 @@ class OptionsTest {
 	}
 
 	@Test
+	void runsDbSchedulerWithSkipLockedOnMysqlOnlyWhenNamed() {
+		String mariadb = "jdbc:mariadb://localhost/bench";
+		assertThat(Options.parse(new String[] { "drain", "--url", mariadb }).systems()).containsExactly("jobqueue",
+				"db-scheduler", "JobRunr");
+		assertThat(Options.parse(new String[] { "drain", "--url", mariadb, "--systems",
+				"db-scheduler,db-scheduler-skip-locked" }).systems()).containsExactly("db-scheduler",
+						"db-scheduler-skip-locked");
+	}
+
+	@Test
 	void readsTheTimeoutAndVacuumOptions() {
 		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
 				"--drain-timeout-seconds", "90" });
@@ -81,6 +91,8 @@ class OptionsTest {
 		assertRejected("the ceiling workload runs on PostgreSQL only; on mysql run enqueue, bulk, drain", "ceiling",
 				"--url", "jdbc:mariadb://localhost/bench");
 		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");
+		assertRejected("db-scheduler-skip-locked runs on MySQL/MariaDB only", "drain", "--url", POSTGRES, "--systems",
+				"db-scheduler-skip-locked");
 		assertRejected("--jobs must be a whole number, was 1e6", "drain", "--url", POSTGRES, "--jobs", "1e6");
 		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");
 		assertRejected("unknown option --job;", "drain", "--url", POSTGRES, "--job", "5");
