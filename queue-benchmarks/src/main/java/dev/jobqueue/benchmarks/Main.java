@@ -27,7 +27,9 @@ import java.util.Arrays;
  * {@code JOBQUEUE_BENCH_POSTGRES_URL}, the MySQL/MariaDB one ({@code --database mysql}) to
  * {@code JOBQUEUE_BENCH_MYSQL_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file. On
  * SQLite and MySQL/MariaDB only the library workloads of one enqueuing thread apply (enqueue, bulk, drain,
- * latency, lateness, await); the others drive PostgreSQL statements directly.
+ * latency, lateness, await); the others drive PostgreSQL statements directly. On MySQL/MariaDB, {@code --systems}
+ * also takes {@code db-scheduler-skip-locked}: db-scheduler claiming with SKIP LOCKED on MariaDB, which it does not
+ * choose there itself.
  */
 public final class Main {
 
