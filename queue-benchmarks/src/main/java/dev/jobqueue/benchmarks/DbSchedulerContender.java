@@ -24,8 +24,9 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
  * LOCKED … RETURNING} per batch; MySQL 8: a {@code SELECT … FOR UPDATE SKIP LOCKED}, then an {@code UPDATE})
  * and its default fetch-and-lock-on-execute where it does not (SQLite, and MariaDB, where db-scheduler 16
  * turns lock-and-fetch off), 32 threads and a 100 ms polling interval. Immediate execution is on, so an
- * enqueue in the same JVM wakes the scheduler (its in-process hint). As {@value #SKIP_LOCKED}, on MariaDB: with
- * db-scheduler's MySQL 8 customization, whose lock-and-fetch MariaDB 10.6+ can run, for db-scheduler's best there.
+ * enqueue in the same JVM wakes the scheduler (its in-process hint). Named {@value #SKIP_LOCKED}, it runs with
+ * db-scheduler's MySQL 8 customization whatever the server: on MariaDB 10.6+, which has SKIP LOCKED too, that is
+ * lock-and-fetch, db-scheduler's best there.
  */
 final class DbSchedulerContender implements Contender {
 
@@ -58,7 +59,7 @@ final class DbSchedulerContender implements Contender {
 		this.database = database;
 		this.skipLocked = skipLocked;
 		createTable(database);
-		// As db-scheduler detects it, and writing MySQL's zone-less timestamps in UTC as db-scheduler advises there.
+		// Writing MySQL's zone-less timestamps in UTC, as db-scheduler advises there.
 		this.jdbcCustomization = skipLocked ? new MySQL8JdbcCustomization(true)
 				: new AutodetectJdbcCustomization(database.dataSource(), database.mysql());
 		this.task = Tasks.oneTime("bench", Long.class).execute((instance, context) -> onExecute.accept(instance.getData()));

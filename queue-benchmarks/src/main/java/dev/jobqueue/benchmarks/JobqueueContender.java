@@ -28,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * jobqueue with its defaults (1 s poll interval, notifications on PostgreSQL, the change watcher on
- * SQLite, its dialect's wake-ups on MySQL/MariaDB) and 32 threads in one queue, like db-scheduler's 32 threads; wired as the starter wires it.
+ * SQLite, the change watcher on MySQL/MariaDB) and 32 threads in one queue, like db-scheduler's 32 threads;
+ * wired as the starter wires it.
  * Keyed, job {@code n} gets the concurrency key {@code key-<n mod keys>}, of the handler's default limit 1.
  */
 final class JobqueueContender implements Contender {
