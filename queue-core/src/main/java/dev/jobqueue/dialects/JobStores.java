@@ -34,9 +34,9 @@ public final class JobStores {
 	private JobStores() {
 	}
 
-	/** The dialect of {@code vendor}; fails naming the supported ones for any other. */
+	/** The dialect of {@code vendor} ({@code mariadb} is {@code mysql}'s); fails naming the supported ones otherwise. */
 	public static Dialect dialect(String vendor) {
-		String name = vendor.toLowerCase(Locale.ROOT);
+		String name = canonical(vendor.toLowerCase(Locale.ROOT));
 		return DIALECTS.stream()
 			.filter(dialect -> dialect.vendor().equals(name))
 			.findFirst()
@@ -79,8 +79,7 @@ public final class JobStores {
 	public static String vendorOf(DataSource dataSource) {
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
-			String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).replace(" ", "");
-			return product.equals("mariadb") ? MysqlJobStore.VENDOR : product;
+			return canonical(connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).replace(" ", ""));
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not read the database's metadata to choose a jobqueue store", ex);
@@ -88,5 +87,10 @@ public final class JobStores {
 		finally {
 			DataSourceUtils.releaseConnection(connection, dataSource);
 		}
+	}
+
+	/** MariaDB is served by the MySQL dialect; every other name is its own. */
+	private static String canonical(String vendor) {
+		return vendor.equals("mariadb") ? MysqlJobStore.VENDOR : vendor;
 	}
 }

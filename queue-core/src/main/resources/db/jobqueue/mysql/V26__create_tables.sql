@@ -7,6 +7,7 @@
 -- years 0001 - 9999 that EnqueueOptions allows. JSON is LONGTEXT checked by JSON_VALID: MySQL's JSON type
 -- rewrites the text (key order, spacing), and a payload is the handler's text, returned as written.
 -- utf8mb4_bin: names and keys compare byte for byte, as on the other databases, not case-insensitively.
+-- The default of errors is an expression, ('[]'): MySQL allows no literal default on a TEXT column.
 CREATE TABLE jobqueue_job (
     id                      BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,
     queue                   VARCHAR(255) NOT NULL,
@@ -31,7 +32,7 @@ CREATE TABLE jobqueue_job (
     started_at              DATETIME(6),
     -- Set on finished rows only (succeeded, cancelled, dead): the pruner's index holds just them.
     finished_at             DATETIME(6),
-    errors                  LONGTEXT     NOT NULL DEFAULT '[]' CHECK (JSON_VALID(errors)),
+    errors                  LONGTEXT     NOT NULL DEFAULT ('[]') CHECK (JSON_VALID(errors)),
     attempt_given_back      BOOLEAN      NOT NULL DEFAULT FALSE,
     claim_confirmed         BOOLEAN      NOT NULL DEFAULT TRUE,
     unconfirmed_reaps       INT          NOT NULL DEFAULT 0,

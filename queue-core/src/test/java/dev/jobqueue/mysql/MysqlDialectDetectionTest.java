@@ -27,8 +27,9 @@ class MysqlDialectDetectionTest {
 	}
 
 	@Test
-	void theConfiguredVendorMysqlNamesTheDialect() {
+	void theConfiguredVendorMysqlOrMariadbNamesTheDialect() {
 		assertThat(JobStores.dialect("mysql")).isInstanceOf(MysqlDialect.class);
+		assertThat(JobStores.dialect("MariaDB")).isInstanceOf(MysqlDialect.class);
 		assertThat(JobStores.SUPPORTED).contains("mysql");
 	}
 

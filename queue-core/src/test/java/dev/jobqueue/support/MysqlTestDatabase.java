@@ -48,7 +48,10 @@ public final class MysqlTestDatabase implements TestDatabase {
 		this(url(), 32, claimMethod);
 	}
 
-	/** The database at {@code url}, through whichever driver its scheme names; the claim by the server's version when null. */
+	/**
+	 * The database at {@code url}, through whichever driver its scheme names; the claim by the server's version
+	 * when {@code claimMethod} is null.
+	 */
 	public MysqlTestDatabase(String url, int poolSize, MysqlClaimMethod claimMethod) {
 		this.url = url;
 		HikariConfig config = new HikariConfig();

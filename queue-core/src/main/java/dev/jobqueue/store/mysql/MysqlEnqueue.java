@@ -96,7 +96,10 @@ final class MysqlEnqueue {
 		KeyHolder keys = new GeneratedKeyHolder();
 		named.batchUpdate(INSERT, jobs.stream().map(MysqlEnqueue::params).toArray(SqlParameterSource[]::new), keys,
 				new String[] { "id" });
-		return keys.getKeyList().stream().map(key -> new EnqueueResult(((Number) key.values().iterator().next()).longValue(), true)).toList();
+		return keys.getKeyList()
+			.stream()
+			.map(key -> new EnqueueResult(((Number) key.values().iterator().next()).longValue(), true))
+			.toList();
 	}
 
 	/** A locking read: it sees the latest committed holder, where the caller's snapshot might not yet. */

@@ -1,5 +1,6 @@
 package dev.jobqueue.store.mysql;
 
+import java.sql.Types;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
@@ -25,9 +26,10 @@ import dev.jobqueue.store.Lease;
  * Claim and every write about a running job on MySQL, each fenced by the job's lease: by id (the primary key,
  * whose equality locks the one row at any isolation) and lease token.
  *
- * <p>Lock order: the batched completion and the heartbeat lock their rows in id order, one row per statement
- * of a JDBC batch in one transaction, so two of them over the same rows queue up instead of deadlocking. The
- * claim and the reaper never wait for a lock (SKIP LOCKED); the other writes touch one row.
+ * <p>Lock order: the batched completion and the heartbeat lock their rows in id order, with one locking read
+ * before their JDBC batch of updates, in one transaction, so two of them over the same rows queue up instead of
+ * deadlocking; the reaper locks as they do. The claim never waits for a lock (SKIP LOCKED, or single-row
+ * compare-and-set); the other writes touch one row.
  *
  * <p>Every fenced update names its row by primary key and says {@code FORCE INDEX (PRIMARY)}: MariaDB's optimizer,
  * finding that the reaper's {@code lease_expires_at < now} matched almost no entry of the lease index, planned the
@@ -116,28 +118,36 @@ final class MysqlLeases {
 	}
 
 	/**
-	 * One JDBC batch of fenced updates in one transaction, in id order: the drivers send a batch without waiting
-	 * for each answer, and each statement's count says whether its lease held. MySQL's UPDATE returns no rows, and
-	 * a join with the batch as a derived table would need VALUES, spelled differently on MySQL and MariaDB.
+	 * One transaction: a locking read of the batch's rows still running, in id order, then one JDBC batch of fenced
+	 * updates of those whose token matches. The read, not the batch's counts, says which leases held: with
+	 * {@code useBulkStmts=true} MariaDB Connector/J answers a batch with no count per statement
+	 * ({@code SUCCESS_NO_INFO}), and every lease read as lost. The rows are locked by then, so each update writes.
+	 * MySQL's UPDATE returns no rows, and a join with the batch as a derived table would need VALUES, spelled
+	 * differently on MySQL and MariaDB.
 	 */
 	Set<Lease> completeAll(Collection<Completion> completions) {
 		if (completions.isEmpty()) {
 			return Set.of();
 		}
-		List<Completion> ordered = completions.stream()
-			.sorted(Comparator.comparingLong((Completion c) -> c.lease().jobId()))
-			.toList();
-		SqlParameterSource[] batch = ordered.stream()
-			.map(c -> new MapSqlParameterSource().addValue("result", c.result())
-				.addValue("id", c.lease().jobId())
-				.addValue("token", c.lease().token()))
-			.toArray(SqlParameterSource[]::new);
-		int[] counts = transactions.run(() -> named.batchUpdate("""
-				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
-				    lease_expires_at = NULL, last_error = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""", batch));
-		return notWritten(ordered.stream().map(Completion::lease).toList(), counts);
+		return transactions.run(() -> {
+			Set<Lease> held = lockRunning(completions.stream().map(Completion::lease).toList(), null);
+			SqlParameterSource[] batch = completions.stream()
+				.filter(c -> held.contains(c.lease()))
+				.sorted(Comparator.comparingLong((Completion c) -> c.lease().jobId()))
+				.map(c -> new MapSqlParameterSource().addValue("result", c.result())
+					.addValue("id", c.lease().jobId())
+					.addValue("token", c.lease().token()))
+				.toArray(SqlParameterSource[]::new);
+			named.batchUpdate("""
+					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+					SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
+					    lease_expires_at = NULL, last_error = NULL
+					WHERE id = :id AND lease_token = :token AND state = 'running'""", batch);
+			Set<Lease> lost = new HashSet<>();
+			completions.forEach(c -> lost.add(c.lease()));
+			lost.removeAll(held);
+			return lost;
+		});
 	}
 
 	/**
@@ -197,35 +207,43 @@ final class MysqlLeases {
 			.update() == 1;
 	}
 
-	/** As {@link #completeAll}: a batch in id order, each statement's count saying whether its lease held. */
+	/** As {@link #completeAll}: the rows the owner still holds locked first, in id order, then a batch of updates. */
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		List<Lease> ordered = leases.stream().sorted(Comparator.comparingLong(Lease::jobId)).toList();
-		SqlParameterSource[] batch = ordered.stream()
-			.map(held -> new MapSqlParameterSource().addValue("leaseMicros", MysqlRows.micros(lease))
-				.addValue("owner", owner)
-				.addValue("id", held.jobId())
-				.addValue("token", held.token()))
-			.toArray(SqlParameterSource[]::new);
-		int[] counts = transactions.run(() -> named.batchUpdate("""
-				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch));
-		Set<Lease> held = new HashSet<>(ordered);
-		held.removeAll(notWritten(ordered, counts));
-		return held;
+		return transactions.run(() -> {
+			Set<Lease> held = lockRunning(leases, owner);
+			SqlParameterSource[] batch = held.stream()
+				.sorted(Comparator.comparingLong(Lease::jobId))
+				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlRows.micros(lease))
+					.addValue("owner", owner)
+					.addValue("id", kept.jobId())
+					.addValue("token", kept.token()))
+				.toArray(SqlParameterSource[]::new);
+			named.batchUpdate("""
+					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
+					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
+			return held;
+		});
 	}
 
-	/** Those of {@code leases} whose statement of the batch changed no row. */
-	private static Set<Lease> notWritten(List<Lease> leases, int[] counts) {
-		Set<Lease> lost = new HashSet<>();
-		for (int i = 0; i < leases.size(); i++) {
-			if (counts[i] != 1) {
-				lost.add(leases.get(i));
-			}
-		}
-		return lost;
+	/**
+	 * Those of {@code leases} whose job is still running under them (and held by {@code owner}, unless null),
+	 * locked in id order until the caller's transaction ends.
+	 */
+	private Set<Lease> lockRunning(Collection<Lease> leases, String owner) {
+		Set<Lease> held = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
+				WHERE id IN (:ids) AND state = 'running' AND (:owner IS NULL OR lease_owner = :owner)
+				ORDER BY id
+				FOR UPDATE""")
+			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
+			.param("owner", owner, Types.VARCHAR)
+			.query(MysqlRows::lease)
+			.list());
+		held.retainAll(Set.copyOf(leases));
+		return held;
 	}
 }

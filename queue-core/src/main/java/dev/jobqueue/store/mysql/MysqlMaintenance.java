@@ -1,9 +1,9 @@
 package dev.jobqueue.store.mysql;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -46,7 +46,8 @@ final class MysqlMaintenance {
 			                 WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
 			    finished_at = CASE WHEN state = 'dead' THEN UTC_TIMESTAMP(6) END,
 			    attempt = attempt - IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
-			    unconfirmed_reaps = unconfirmed_reaps + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
+			    unconfirmed_reaps = unconfirmed_reaps
+			                        + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
 			    lease_owner = NULL, lease_expires_at = NULL
 			WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)""";
 
@@ -77,29 +78,45 @@ final class MysqlMaintenance {
 	}
 
 	/**
-	 * A plain read of the expired leases, then one fenced update per lease in a batch, in id order like the
-	 * batched completion's, so the two queue up rather than deadlock. The same on servers with and without SKIP
-	 * LOCKED: a completion that commits first wins, and the update's re-checked WHERE (state, token, expiry)
-	 * then matches nothing; reapers on several nodes at once take the same turns.
+	 * A plain read of the expired leases, then in one transaction a locking read of those still running and expired,
+	 * in id order like the batched completion's, so the two queue up rather than deadlock, and one fenced update per
+	 * locked lease in a batch. The same on servers with and without SKIP LOCKED: a completion that commits first
+	 * wins, and the locking read then no longer finds its row; reapers on several nodes at once take the same
+	 * turns. The locked rows are the reaped ones: the batch's counts are not read (see MysqlLeases.completeAll).
 	 */
 	int reapExpired(int limit) {
 		List<Lease> expired = jdbc.sql(EXPIRED).param("limit", limit).query(MysqlRows::lease).list();
 		if (expired.isEmpty()) {
 			return 0;
 		}
-		SqlParameterSource[] batch = expired.stream()
-			.sorted((a, b) -> Long.compare(a.jobId(), b.jobId()))
-			.map(lease -> new MapSqlParameterSource().addValue("maxEntries", AttemptError.MAX_ENTRIES)
-				.addValue("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
-				.addValue("id", lease.jobId())
-				.addValue("token", lease.token()))
-			.toArray(SqlParameterSource[]::new);
-		int[] counts = transactions.run(() -> named.batchUpdate(REAP, batch));
-		return (int) Arrays.stream(counts).filter(count -> count == 1).count();
+		return transactions.run(() -> {
+			List<Lease> locked = jdbc.sql("""
+					SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
+					WHERE id IN (:ids) AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)
+					ORDER BY id
+					FOR UPDATE""")
+				.param("ids", expired.stream().map(Lease::jobId).toList())
+				.query(MysqlRows::lease)
+				.list()
+				.stream()
+				.filter(Set.copyOf(expired)::contains)
+				.toList();
+			if (!locked.isEmpty()) {
+				named.batchUpdate(REAP, locked.stream()
+					.map(lease -> new MapSqlParameterSource().addValue("maxEntries", AttemptError.MAX_ENTRIES)
+						.addValue("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+						.addValue("id", lease.jobId())
+						.addValue("token", lease.token()))
+					.toArray(SqlParameterSource[]::new));
+			}
+			return locked.size();
+		});
 	}
 
-	/** At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished
-	 * time sorts into the gap before the oldest finished row. */
+	/**
+	 * At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished time
+	 * sorts into the gap before the oldest finished row.
+	 */
 	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		return transactions.run(() -> jdbc.sql(PRUNE)
 			.param("finishedMicros", MysqlRows.micros(finishedRetention))
@@ -115,7 +132,9 @@ final class MysqlMaintenance {
 				WHERE table_schema = DATABASE() AND table_name = 'jobqueue_schema_version'""")
 			.query(Integer.class)
 			.single() > 0;
-		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
-				: OptionalInt.empty();
+		if (!recorded) {
+			return OptionalInt.empty();
+		}
+		return OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single());
 	}
 }
