@@ -26,8 +26,8 @@ public class JobQueueProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * The database's dialect, postgresql, sqlite or mysql (MySQL and MariaDB). Detected from the DataSource's
-	 * metadata when not set.
+	 * The database's dialect, postgresql, sqlite or mysql (MySQL and MariaDB; mariadb names it too). Detected
+	 * from the DataSource's metadata when not set.
 	 */
 	private String dialect;
 

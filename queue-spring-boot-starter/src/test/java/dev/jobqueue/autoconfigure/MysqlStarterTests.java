@@ -78,6 +78,16 @@ class MysqlStarterTests {
 
 	/** At READ COMMITTED, whatever the application's pool: the store's transactions then need no SET to be. */
 	@Test
+	void aDialectNamedMariadbIsTheMysqlOne() {
+		runner.withPropertyValues("spring.datasource.url=" + MysqlDatabases.fresh("starter_mysql_named"),
+				"jobqueue.dialect=mariadb", "jobqueue.worker.enabled=false")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(JobStore.class).vendor()).isEqualTo("mysql");
+			});
+	}
+
+	@Test
 	void theRuntimeHasAPoolOfItsOwnAtReadCommittedWhoseSocketTimeoutIsInTheDriversMilliseconds() {
 		runner.withPropertyValues("spring.datasource.url=" + MysqlDatabases.fresh("starter_mysql_pool"),
 				"spring.datasource.hikari.maximum-pool-size=3", "jobqueue.heartbeat-interval=2s")
