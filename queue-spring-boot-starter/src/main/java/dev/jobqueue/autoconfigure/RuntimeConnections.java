@@ -21,10 +21,11 @@ import dev.jobqueue.store.postgres.PostgresJobStore;
  * Where the runtime's own statements get their connections. Handlers hold connections of the application's
  * pool for as long as they run (a transactional one for its whole transaction); a heartbeat queued behind
  * them for a connection lets leases run out under live handlers. So, on a database server (PostgreSQL,
- * MySQL/MariaDB) behind a Hikari pool, the runtime gets a small pool of its own, built from the application's settings: one connection per
- * queue's poller, plus the heartbeat, the completion batcher, the reaper, the pruner, the vacuum and the
- * notification listener ({@link #ownPoolSize}). Its statements give up after a heartbeat interval, and its
- * sockets a second later, so that a connection that silently died cannot hold a role's thread.
+ * MySQL/MariaDB) behind a Hikari pool, the runtime gets a small pool of its own, built from the application's
+ * settings: one connection per queue's poller, plus the heartbeat, the completion batcher, the reaper, the
+ * pruner, the vacuum and the notification listener or change watcher ({@link #ownPoolSize}). Its statements give
+ * up after a heartbeat interval, and its sockets a second later, so that a connection that silently died cannot
+ * hold a role's thread.
  *
  * <p>Elsewhere (SQLite, whose one writer at a time a second pool would only make wait) the runtime shares the
  * application's pool; on a Hikari pool that is then checked at startup by {@link #requireSharedPoolLargeEnough}.
