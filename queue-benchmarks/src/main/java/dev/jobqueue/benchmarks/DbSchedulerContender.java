@@ -113,7 +113,8 @@ final class DbSchedulerContender implements Contender {
 			.pollingInterval(Duration.ofMillis(100))
 			.jdbcCustomization(jdbcCustomization)
 			.enableImmediateExecution();
-		if (jdbcCustomization.supportsSingleStatementLockAndFetch() || jdbcCustomization.supportsGenericLockAndFetch()) {
+		if (jdbcCustomization.supportsSingleStatementLockAndFetch()
+				|| jdbcCustomization.supportsGenericLockAndFetch()) {
 			builder.pollUsingLockAndFetch(0.5, 1.0);
 		}
 		scheduler = builder.build();

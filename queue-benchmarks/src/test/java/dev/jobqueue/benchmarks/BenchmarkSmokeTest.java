@@ -16,7 +16,8 @@ import dev.jobqueue.support.PostgresTestDatabase;
 
 /**
  * Every workload, tiny, on the test databases (PostgreSQL, SQLite, MySQL/MariaDB): the benchmark still runs end
- * to end and its drains lose and duplicate nothing. JobRunr's latency (a 5 s poll interval at best) is left to real runs.
+ * to end and its drains lose and duplicate nothing. JobRunr's latency (a 5 s poll interval at best) is left to
+ * real runs.
  */
 class BenchmarkSmokeTest {
 
