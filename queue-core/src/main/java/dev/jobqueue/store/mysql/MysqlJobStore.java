@@ -104,7 +104,7 @@ public final class MysqlJobStore implements JobStore {
 		}
 		this.jdbc = JdbcClient.create(template);
 		NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(template);
-		MysqlTransactions transactions = new MysqlTransactions(dataSource);
+		MysqlTransactions transactions = new MysqlTransactions(dataSource, jdbc);
 		BatchTransactions batches = new BatchTransactions(dataSource);
 		MysqlClaim claim = claimMethod == MysqlClaimMethod.SKIP_LOCKED ? new MysqlLockingClaim(jdbc, transactions)
 				: new MysqlCasClaim(jdbc);
