@@ -138,8 +138,8 @@ final class RuntimeConnections implements AutoCloseable {
 			config.setCatalog(application.getCatalog());
 			config.setConnectionInitSql(application.getConnectionInitSql());
 			// The isolation every store's statements are written for, whatever the application's pool uses: on
-			// MySQL/MariaDB, whose default is REPEATABLE READ, the store's transactions then need no statement to
-			// set it and another to restore it.
+			// MySQL/MariaDB, whose default is REPEATABLE READ, a statement outside the store's own transactions
+			// (which set READ COMMITTED themselves) would otherwise lock the gaps between the rows it walks.
 			config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
 			config.setDataSourceProperties(
 					socketTimeout(application.getDataSourceProperties(), settings, socketTimeoutUnit));

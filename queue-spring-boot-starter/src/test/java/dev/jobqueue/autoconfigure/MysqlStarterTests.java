@@ -76,7 +76,7 @@ class MysqlStarterTests {
 			});
 	}
 
-	/** At READ COMMITTED, whatever the application's pool: the store's transactions then need no SET to be. */
+	/** At READ COMMITTED, whatever the application's pool: no gap locks of REPEATABLE READ on the runtime's path. */
 	@Test
 	void aDialectNamedMariadbIsTheMysqlOne() {
 		runner.withPropertyValues("spring.datasource.url=" + MysqlDatabases.fresh("starter_mysql_named"),
