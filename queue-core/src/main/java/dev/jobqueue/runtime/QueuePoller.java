@@ -106,8 +106,8 @@ final class QueuePoller {
 	}
 
 	/**
-	 * Tells the database that the claim's answer arrived, before any of its handlers starts, with one
-	 * heartbeat of the whole claim. The reaper counts the attempt of a confirmed claim only: a claim whose
+	 * Tells the database that the claim's answer arrived, before any of its handlers starts, in one
+	 * statement for the whole claim. The reaper counts the attempt of a confirmed claim only: a claim whose
 	 * answer the network lost costs no attempt, while a job that brings its worker down as soon as it
 	 * starts still uses one per run. A confirmation that fails changes nothing else: the jobs run, and
 	 * their first heartbeat confirms them.
@@ -117,7 +117,7 @@ final class QueuePoller {
 			return;
 		}
 		try {
-			store.heartbeat(owner, jobs.stream().map(ClaimedJob::lease).toList(), lease);
+			store.confirm(owner, jobs.stream().map(ClaimedJob::lease).toList());
 		}
 		catch (RuntimeException ex) {
 			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their first heartbeat will: {}",

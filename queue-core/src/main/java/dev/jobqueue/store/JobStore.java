@@ -126,9 +126,17 @@ public interface JobStore {
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
 
 	/**
+	 * Confirms the claims of the leases {@code owner} still holds, as their answer reached it (the reaper
+	 * then counts their attempts), and leaves their expiry alone: sent right after the claim, before any
+	 * of its handlers starts, it is lighter than a heartbeat, which confirms too. Leases lost meanwhile are
+	 * passed over.
+	 */
+	void confirm(String owner, Collection<Lease> leases);
+
+	/**
 	 * Running jobs whose lease expired go back to ready, or to dead when their attempts are spent, with
 	 * "lease expired on (owner)" as their last error and on their error history. An attempt counts once
-	 * the worker confirmed its claim ({@link #heartbeat}); a lease that expires unconfirmed gives its
+	 * the worker confirmed its claim ({@link #confirm}, {@link #heartbeat}); a lease that expires unconfirmed gives its
 	 * attempt back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job. Run by the maintenance node, and safe
 	 * on several nodes at once, as while the maintenance lease changes hands. Returns how many were reaped.
 	 */

@@ -355,6 +355,37 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aClaimConfirmedByItsOwnerStaysCountedWhenReapedAndItsLeaseIsNotExtended() {
+		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
+		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		Instant expiry = fixture.job(id).leaseExpiresAt();
+
+		store.confirm("w", List.of(claimed.lease()));
+
+		assertThat(fixture.job(id).leaseExpiresAt()).isEqualTo(expiry);
+		awaitLeaseExpiry();
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.dead);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.lastError()).contains("worker stopped or lost the database");
+	}
+
+	@Test
+	void aConfirmationByAnotherOwnerOrOfAnOlderLeaseConfirmsNothing() {
+		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
+		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+
+		store.confirm("someone-else", List.of(claimed.lease()));
+		store.confirm("w", List.of(new Lease(id, claimed.lease().token() - 1)));
+
+		awaitLeaseExpiry();
+		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(fixture.job(id).attempt()).isZero();
+		assertThat(fixture.job(id).lastError()).contains("before its worker confirmed the claim");
+	}
+
+	@Test
 	void theReaperGivesBackUnconfirmedAttemptsOnlySoOftenThenCountsThem() {
 		long id = enqueue("kills its worker at once", EnqueueOptions.defaults().maxAttempts(1));
 		for (int reap = 1; reap <= JobStore.MAX_UNCONFIRMED_REAPS; reap++) {

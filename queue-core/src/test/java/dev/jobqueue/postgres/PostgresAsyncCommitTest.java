@@ -15,6 +15,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 import dev.jobqueue.support.OnePostgresSession;
@@ -22,8 +23,10 @@ import dev.jobqueue.support.OnePostgresSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The claim and the batched completion turn {@code synchronous_commit} off for their own transaction,
- * and for nothing else: the pool's one connection, shared with the application, keeps its setting.
+ * The claim, its confirmation and the batched completion turn {@code synchronous_commit} off for their
+ * own transaction, and for nothing else: the pool's one connection, shared with the application, keeps
+ * its setting. The heartbeat, which moves the lease on which the local fence relies, keeps a synchronous
+ * commit.
  */
 class PostgresAsyncCommitTest {
 
@@ -55,6 +58,19 @@ class PostgresAsyncCommitTest {
 			.isEqualTo("off");
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single())
+			.isEqualTo(2);
+	}
+
+	@Test
+	void aConfirmationCommitsAsynchronouslyAndAHeartbeatDoesNot() {
+		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
+		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
+
+		assertThat(settingInsideTransactionOf(s -> s.confirm("owner", leases))).isEqualTo("off");
+		assertThat(settingInsideTransactionOf(s -> s.heartbeat("owner", leases, Duration.ofMinutes(1))))
+			.isEqualTo("on");
+		assertThat(synchronousCommit()).isEqualTo("on");
+		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE claim_confirmed").query(Long.class).single())
 			.isEqualTo(2);
 	}
 

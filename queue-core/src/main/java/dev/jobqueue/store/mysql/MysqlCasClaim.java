@@ -34,8 +34,8 @@ final class MysqlCasClaim implements MysqlClaim {
 			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)
 			  AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
-			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
-			  AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+			  AND (SELECT count(*) FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused) = 0
+			  AND (SELECT count(*) FROM jobqueue_pause p WHERE p.scope = 'kind' AND p.name = jobqueue_job.kind AND p.paused) = 0
 			ORDER BY priority, run_at, id
 			LIMIT :limit""";
 

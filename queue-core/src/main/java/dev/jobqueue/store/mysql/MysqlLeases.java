@@ -230,6 +230,26 @@ final class MysqlLeases {
 	}
 
 	/**
+	 * Sets the confirmation flag only, so that the lease index is not written, unlike the heartbeat's. One
+	 * statement in auto-commit: the ids' list is a range of the primary key, read in id order like the batched
+	 * writes, and the pairs keep each lease's token; a row already confirmed is left alone.
+	 */
+	void confirm(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return;
+		}
+		jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+				SET claim_confirmed = TRUE
+				WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
+				  AND state = 'running' AND lease_owner = :owner AND NOT claim_confirmed""")
+			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
+			.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
+			.param("owner", owner)
+			.update();
+	}
+
+	/**
 	 * Those of {@code leases} whose job is still running under them (and held by {@code owner}, unless null),
 	 * locked in id order until the caller's transaction ends.
 	 */

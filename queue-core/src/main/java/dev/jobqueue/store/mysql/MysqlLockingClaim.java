@@ -26,10 +26,13 @@ final class MysqlLockingClaim implements MysqlClaim {
 	 * with no sort and the walk never passes a future job (a delayed one, a retry in backoff) to reach the next
 	 * priority's due ones. Rows of kinds this node does not serve, and of payload versions newer than it reads,
 	 * are passed over, read from the row as on PostgreSQL: FIELD finds the kind's position in :kinds, and ELT the
-	 * newest readable version at the same position in :versions. Pauses are plain reads in subqueries: the
-	 * locking clause locks the rows of this query block only. FORCE INDEX, because with a kind or two in :kinds the
-	 * optimizer preferred the unique-key index (kind first) and sorted what it found. The database's clock is read
-	 * once, here, and the update writes that reading.
+	 * newest readable version at the same position in :versions. Pauses are plain reads in subqueries that count:
+	 * the locking clause locks the rows of its own query block only, and MySQL 8 may merge a NOT EXISTS or NOT IN
+	 * into that block as an antijoin, whose pause rows the claim would then lock too, and skip where another claim
+	 * holds them, reading a paused kind as not paused. A subquery with an aggregate is never merged. The kind's
+	 * pause is one probe of the pause table's primary key per candidate row. FORCE INDEX, because with a kind or
+	 * two in :kinds the optimizer preferred the unique-key index (kind first) and sorted what it found. The
+	 * database's clock is read once, here, and the update writes that reading.
 	 */
 	static final String CANDIDATES = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
@@ -38,8 +41,8 @@ final class MysqlLockingClaim implements MysqlClaim {
 			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)
 			  AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
-			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
-			  AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+			  AND (SELECT count(*) FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused) = 0
+			  AND (SELECT count(*) FROM jobqueue_pause p WHERE p.scope = 'kind' AND p.name = jobqueue_job.kind AND p.paused) = 0
 			ORDER BY priority, run_at, id
 			LIMIT :limit
 			FOR UPDATE SKIP LOCKED""";

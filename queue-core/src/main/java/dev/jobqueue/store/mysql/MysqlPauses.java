@@ -10,8 +10,8 @@ import dev.jobqueue.store.PauseScope;
 
 /**
  * The pause table's statements on MySQL, as on PostgreSQL ({@code PostgresPauses}): each one statement on the
- * primary key. No notification: other nodes' pollers find a resumed queue at their next poll. The claim reads
- * the table in its own statement ({@link MysqlLockingClaim}).
+ * primary key. No notification: other nodes' pollers find a resumed queue at their next poll. The claims read
+ * the table in their own statement ({@link MysqlLockingClaim}, {@link MysqlCasClaim}).
  */
 final class MysqlPauses {
 

@@ -1,6 +1,5 @@
 package dev.jobqueue.store.mysql;
 
-import java.sql.Types;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.jobqueue.store.mysql;
 
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -224,6 +224,11 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	@Override
+	public void confirm(String owner, Collection<Lease> leases) {
+		execution.confirm(owner, leases);
+	}
+
+	@Override
 	public int reapExpired(int limit) {
 		return maintenance.reapExpired(limit);
 	}

@@ -227,6 +227,11 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
+	public void confirm(String owner, Collection<Lease> held) {
+		leases.confirm(owner, held);
+	}
+
+	@Override
 	public int reapExpired(int limit) {
 		return maintenance.reapExpired(limit);
 	}

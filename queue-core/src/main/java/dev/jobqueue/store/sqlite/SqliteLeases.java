@@ -209,6 +209,23 @@ final class SqliteLeases {
 			.update()) == 1;
 	}
 
+	/** Sets the confirmation flag only, so that the lease's index is not written, unlike the heartbeat's. */
+	void confirm(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return;
+		}
+		statements.write("confirm", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET claim_confirmed = 1
+				FROM json_each(:leases) AS held
+				WHERE jobqueue_job.id = held.value ->> 0 AND jobqueue_job.lease_token = held.value ->> 1
+				  AND jobqueue_job.state = 'running' AND jobqueue_job.lease_owner = :owner
+				  AND jobqueue_job.claim_confirmed = 0""")
+			.param("leases", SqliteRows.leasesJson(leases))
+			.param("owner", owner)
+			.update());
+	}
+
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
 		if (leases.isEmpty()) {
 			return Set.of();
