@@ -20,7 +20,6 @@ import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -59,7 +58,7 @@ final class AwaitLatency {
 		RuntimeSettings settings = RuntimeSettings.defaults();
 		TransactionTemplate transactions = new TransactionTemplate(new JdbcTransactionManager(database.dataSource()));
 		JobRuntime worker = new JobRuntime(store, handlers, JSON, settings, JobListener.NONE,
-				database.sqlite() ? SqliteDataSources.forHandlers(transactions) : transactions);
+				dialect.handlerTransactions(transactions));
 		JdbcJobQueue enqueueOnly = new JdbcJobQueue(store, JSON, handlers, settings, JobListener.NONE, queue -> {
 		}, new JobAwaiter(store, dialect.finishes(database.dataSource(), true), settings.pollInterval()));
 		worker.start();

@@ -13,8 +13,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
- * The database the benchmark runs on, with a pool sized for 32 worker threads: PostgreSQL, or a SQLite
- * file. A SQLite database made for the run is a fresh temporary file, deleted at the end.
+ * The database the benchmark runs on, with a pool sized for 32 worker threads: PostgreSQL, MySQL/MariaDB, or a
+ * SQLite file. A SQLite database made for the run is a fresh temporary file, deleted at the end.
  */
 final class Database implements AutoCloseable {
 
@@ -54,12 +54,24 @@ final class Database implements AutoCloseable {
 		return "jdbc:sqlite:" + file + "?journal_mode=WAL&busy_timeout=5000";
 	}
 
+	/** {@code sqlite}, {@code mysql} (MySQL or MariaDB, through either driver) or {@code postgresql}, by scheme. */
+	static String vendorOf(String url) {
+		if (url.startsWith("jdbc:sqlite:")) {
+			return "sqlite";
+		}
+		return url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:") ? "mysql" : "postgresql";
+	}
+
 	String url() {
 		return url;
 	}
 
 	boolean sqlite() {
-		return url.startsWith("jdbc:sqlite:");
+		return vendorOf(url).equals("sqlite");
+	}
+
+	boolean mysql() {
+		return vendorOf(url).equals("mysql");
 	}
 
 	DataSource dataSource() {

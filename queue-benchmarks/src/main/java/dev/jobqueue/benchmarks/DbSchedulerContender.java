@@ -12,20 +12,32 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.MySQL8JdbcCustomization;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
 /**
- * db-scheduler with its lock-and-fetch polling on PostgreSQL (one {@code UPDATE … SKIP LOCKED … RETURNING}
- * per batch) and its default fetch-and-lock-on-execute on SQLite, 32 threads and a 100 ms polling interval. Immediate execution is on, so an enqueue in the
- * same JVM wakes the scheduler (its in-process hint).
+ * db-scheduler with its lock-and-fetch polling where it supports it (PostgreSQL: one {@code UPDATE … SKIP
+ * LOCKED … RETURNING} per batch; MySQL 8: a {@code SELECT … FOR UPDATE SKIP LOCKED}, then an {@code UPDATE})
+ * and its default fetch-and-lock-on-execute where it does not (SQLite, and MariaDB, where db-scheduler 16
+ * turns lock-and-fetch off), 32 threads and a 100 ms polling interval. Immediate execution is on, so an
+ * enqueue in the same JVM wakes the scheduler (its in-process hint). Named {@value #SKIP_LOCKED}, it runs with
+ * db-scheduler's MySQL 8 customization whatever the server: on MariaDB 10.6+, which has SKIP LOCKED too, that is
+ * lock-and-fetch, db-scheduler's best there.
  */
 final class DbSchedulerContender implements Contender {
+
+	/** The name of the variant that claims with SKIP LOCKED on MariaDB, which db-scheduler does not itself choose. */
+	static final String SKIP_LOCKED = "db-scheduler-skip-locked";
 
 	private static final int THREADS = 32;
 
 	private final Database database;
+
+	private final JdbcCustomization jdbcCustomization;
 
 	private final OneTimeTask<Long> task;
 
@@ -36,22 +48,36 @@ final class DbSchedulerContender implements Contender {
 
 	private Scheduler scheduler;
 
+	private final boolean skipLocked;
+
 	DbSchedulerContender(Database database) {
+		this(database, false);
+	}
+
+	/** @param skipLocked MySQL 8's customization whatever the server (MySQL/MariaDB only) */
+	DbSchedulerContender(Database database, boolean skipLocked) {
 		this.database = database;
+		this.skipLocked = skipLocked;
 		createTable(database);
+		// Writing MySQL's zone-less timestamps in UTC, as db-scheduler advises there.
+		this.jdbcCustomization = skipLocked ? new MySQL8JdbcCustomization(true)
+				: new AutodetectJdbcCustomization(database.dataSource(), database.mysql());
 		this.task = Tasks.oneTime("bench", Long.class).execute((instance, context) -> onExecute.accept(instance.getData()));
-		this.client = SchedulerClient.Builder.create(database.dataSource(), task).build();
+		this.client = SchedulerClient.Builder.create(database.dataSource(), task)
+			.jdbcCustomization(jdbcCustomization)
+			.build();
 	}
 
 	/** db-scheduler leaves the table to the application; this is the shape it reads and writes. */
 	private static void createTable(Database database) {
-		String script = "db-scheduler/" + (database.sqlite() ? "sqlite" : "postgresql") + ".sql";
+		String script = "db-scheduler/" + Database.vendorOf(database.url()) + ".sql";
 		new ResourceDatabasePopulator(new ClassPathResource(script)).execute(database.dataSource());
 	}
 
+
 	@Override
 	public String name() {
-		return "db-scheduler";
+		return skipLocked ? SKIP_LOCKED : "db-scheduler";
 	}
 
 	@Override
@@ -85,9 +111,10 @@ final class DbSchedulerContender implements Contender {
 		SchedulerBuilder builder = Scheduler.create(database.dataSource(), task)
 			.threads(THREADS)
 			.pollingInterval(Duration.ofMillis(100))
+			.jdbcCustomization(jdbcCustomization)
 			.enableImmediateExecution();
-		if (!database.sqlite()) {
-			// SQLite has no UPDATE … SKIP LOCKED: there db-scheduler fetches, then locks each job on execution.
+		if (jdbcCustomization.supportsSingleStatementLockAndFetch()
+				|| jdbcCustomization.supportsGenericLockAndFetch()) {
 			builder.pollUsingLockAndFetch(0.5, 1.0);
 		}
 		scheduler = builder.build();

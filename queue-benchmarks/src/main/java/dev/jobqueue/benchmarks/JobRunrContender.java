@@ -9,11 +9,13 @@ import org.jobrunr.scheduling.JobScheduler;
 import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.server.BackgroundJobServerConfiguration;
 import org.jobrunr.storage.StorageProvider;
+import org.jobrunr.storage.sql.common.SqlStorageProviderFactory;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
 import org.jobrunr.storage.sql.sqlite.SqLiteStorageProvider;
 
 /**
- * JobRunr on its PostgreSQL or SQLite storage provider, 32 workers and the shortest poll interval it accepts.
+ * JobRunr on its PostgreSQL, SQLite or MySQL/MariaDB storage provider (the last chosen by JobRunr from the
+ * server's metadata, as it has one for each), 32 workers and the shortest poll interval it accepts.
  * JobRunr is configured once per JVM (it keeps static state); its server is started and stopped.
  */
 final class JobRunrContender implements Contender {
@@ -29,8 +31,7 @@ final class JobRunrContender implements Contender {
 
 	JobRunrContender(Database database, boolean withServer) {
 		this.database = database;
-		StorageProvider storage = database.sqlite() ? new SqLiteStorageProvider(database.dataSource())
-				: new PostgresStorageProvider(database.dataSource());
+		StorageProvider storage = storage(database);
 		var configuration = JobRunr.configure().useStorageProvider(storage);
 		if (withServer) {
 			configuration.useBackgroundJobServer(BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
@@ -40,6 +41,14 @@ final class JobRunrContender implements Contender {
 		var result = configuration.initialize();
 		this.scheduler = result.getJobScheduler();
 		this.server = result.getBackgroundJobServer();
+	}
+
+	private static StorageProvider storage(Database database) {
+		if (database.sqlite()) {
+			return new SqLiteStorageProvider(database.dataSource());
+		}
+		return database.mysql() ? SqlStorageProviderFactory.using(database.dataSource())
+				: new PostgresStorageProvider(database.dataSource());
 	}
 
 	@Override

@@ -21,16 +21,15 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
-import dev.jobqueue.store.postgres.PostgresNotificationListener;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * jobqueue with its defaults (1 s poll interval, notifications on PostgreSQL, the change watcher on
- * SQLite) and 32 threads in one queue, like db-scheduler's 32 threads; wired as the starter wires it.
+ * SQLite, the change watcher on MySQL/MariaDB) and 32 threads in one queue, like db-scheduler's 32 threads;
+ * wired as the starter wires it.
  * Keyed, job {@code n} gets the concurrency key {@code key-<n mod keys>}, of the handler's default limit 1.
  */
 final class JobqueueContender implements Contender {
@@ -46,6 +45,8 @@ final class JobqueueContender implements Contender {
 	private final String queueName;
 
 	private final JobStore store;
+
+	private final Dialect dialect;
 
 	private final HandlerRegistry handlers = new HandlerRegistry();
 
@@ -69,7 +70,8 @@ final class JobqueueContender implements Contender {
 		this.keys = keys;
 		this.queueName = queueName;
 		this.store = JobStores.forDataSource(database.dataSource());
-		JobStores.migrate(database.dataSource(), store.vendor());
+		this.dialect = JobStores.dialect(store.vendor());
+		dialect.migrate(database.dataSource());
 		handlers.register(new JobHandlerDefinition("bench", RuntimeSettings.DEFAULT_QUEUE, Long.class, null, false,
 				(payload, context) -> {
 					onExecute.accept((Long) payload);
@@ -120,22 +122,17 @@ final class JobqueueContender implements Contender {
 		RuntimeSettings settings = RuntimeSettings.builder()
 			.queues(Map.of(queueName, THREADS))
 			.build();
-		// As the starter wires them: on SQLite, handlers' transactions are the application's, deferred.
+		// As the starter wires them: handlers' transactions and wake-ups are the dialect's.
 		DataSource workers = database.dataSource();
 		TransactionOperations transactions = new TransactionTemplate(new JdbcTransactionManager(workers));
 		JobRuntime started = new JobRuntime(store, handlers, JsonMapper.builder().build(), settings, JobListener.NONE,
-				database.sqlite() ? SqliteDataSources.forHandlers(transactions) : transactions);
-		started.addWakeupSource(wakeups(workers));
+				dialect.handlerTransactions(transactions));
+		WakeupSource wakeups = dialect.wakeups(workers, List.of(queueName), true);
+		if (wakeups != null) {
+			started.addWakeupSource(wakeups);
+		}
 		started.start();
 		runtime = started;
-	}
-
-	private WakeupSource wakeups(DataSource workers) {
-		if (database.sqlite()) {
-			return new SqliteChangeWatcher(workers, List.of(queueName),
-					SqliteChangeWatcher.DEFAULT_INTERVAL);
-		}
-		return new PostgresNotificationListener(workers, List.of(queueName));
 	}
 
 	@Override

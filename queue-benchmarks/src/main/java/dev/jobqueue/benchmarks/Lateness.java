@@ -23,8 +23,8 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -52,7 +52,8 @@ final class Lateness {
 
 	void run(Database database) throws InterruptedException {
 		JobStore store = JobStores.forDataSource(database.dataSource());
-		JobStores.migrate(database.dataSource(), store.vendor());
+		Dialect dialect = JobStores.dialect(store.vendor());
+		dialect.migrate(database.dataSource());
 		database.empty("jobqueue_job");
 		HandlerRegistry handlers = new HandlerRegistry();
 		handlers.register(handler("delayed", null, (payload, context) -> null));
@@ -65,7 +66,7 @@ final class Lateness {
 		RuntimeSettings settings = RuntimeSettings.defaults();
 		TransactionTemplate transactions = new TransactionTemplate(new JdbcTransactionManager(database.dataSource()));
 		JobRuntime runtime = new JobRuntime(store, handlers, JSON, settings, JobListener.NONE,
-				database.sqlite() ? SqliteDataSources.forHandlers(transactions) : transactions);
+				dialect.handlerTransactions(transactions));
 		JobQueue queue = new JdbcJobQueue(store, JSON, handlers, settings, JobListener.NONE, runtime::wake);
 		runtime.start();
 		try {

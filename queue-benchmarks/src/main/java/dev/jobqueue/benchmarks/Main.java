@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * Runs benchmark workloads on jobqueue and its peers. Usage:
  * <pre>
- * java -jar queue-benchmarks.jar &lt;workload&gt; [--database postgresql|sqlite] [--url JDBC_URL]
+ * java -jar queue-benchmarks.jar &lt;workload&gt; [--database postgresql|sqlite|mysql] [--url JDBC_URL]
  *     [--systems jobqueue,db-scheduler,JobRunr] [--jobs 20000] [--latency-jobs 200] [--soak-jobs 1000000]
  *     [--drain-timeout-seconds 200] [--soak-vacuum-seconds N] [--flood-jobs 50000] [--finished-jobs 1000000]
  *     [--parked-jobs 200000] [--steady-seconds 15] [--out results.tsv]
@@ -24,9 +24,12 @@ import java.util.Arrays;
  * {@code console} (the operator's reads — counts, searches, explain — on a table of {@code --finished-jobs}),
  * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed drain, the bloat,
  * the nodes and the console). The PostgreSQL URL defaults to
- * {@code JOBQUEUE_BENCH_POSTGRES_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file,
- * where the workloads that drive PostgreSQL statements directly (ceiling, bulk-variants, soak, bloat) and the
- * jobqueue-only fairness and keyed drain do not apply.
+ * {@code JOBQUEUE_BENCH_POSTGRES_URL}, the MySQL/MariaDB one ({@code --database mysql}) to
+ * {@code JOBQUEUE_BENCH_MYSQL_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file. On
+ * SQLite and MySQL/MariaDB only the library workloads of one enqueuing thread apply (enqueue, bulk, drain,
+ * latency, lateness, await); the others drive PostgreSQL statements directly. On MySQL/MariaDB, {@code --systems}
+ * also takes {@code db-scheduler-skip-locked}: db-scheduler claiming with SKIP LOCKED on MariaDB, which it does not
+ * choose there itself.
  */
 public final class Main {
 

@@ -12,7 +12,7 @@ import java.util.Set;
  * Command-line options of a benchmark run, checked before anything runs: every mistake fails with a
  * message that names the option and what it accepts.
  *
- * @param database {@code postgresql}, or {@code sqlite}
+ * @param database {@code postgresql}, {@code sqlite} or {@code mysql} (MySQL or MariaDB)
  * @param url the JDBC URL, or null for SQLite's fresh temporary file
  * @param drainTimeout how long a drain may take before its library is reported as timed out
  * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
@@ -29,14 +29,14 @@ record Options(String workload, String database, String url, List<String> system
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
 			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "console", "all");
 
-	static final List<String> DATABASES = List.of("postgresql", "sqlite");
+	static final List<String> DATABASES = List.of("postgresql", "sqlite", "mysql");
 
 	/**
-	 * Workloads that drive jobqueue's PostgreSQL statements directly, without a library's API, and enqueues from
-	 * many threads at once, which SQLite's one writer at a time would turn into a measure of its busy timeout.
+	 * The workloads that run on SQLite and on MySQL/MariaDB: those of the libraries' APIs with one thread enqueuing.
+	 * The others drive jobqueue's PostgreSQL statements directly, or enqueue from many threads at once, which
+	 * SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
-	static final List<String> POSTGRES_ONLY = List.of("ceiling", "bulk-variants", "soak", "fairness", "keyed-drain",
-			"bloat", "enqueue-16", "nodes", "console");
+	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "all");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
 			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "parked-jobs", "steady-seconds",
@@ -47,21 +47,20 @@ record Options(String workload, String database, String url, List<String> system
 			throw new IllegalArgumentException("first argument must be a workload, one of " + WORKLOADS);
 		}
 		Map<String, String> values = pairs(args);
-		String url = values.getOrDefault("url", System.getenv("JOBQUEUE_BENCH_POSTGRES_URL"));
 		String database = database(values.get("database"), values.get("url"));
-		if (database.equals("sqlite")) {
-			checkSqlite(args[0]);
-			url = values.get("url");
+		String url = values.getOrDefault("url", database.equals("sqlite") ? null : System.getenv(urlVariable(database)));
+		if (!database.equals("postgresql")) {
+			checkPortable(args[0], database);
 		}
-		else if (url == null || url.isBlank()) {
-			throw new IllegalArgumentException("no database: pass --url, set JOBQUEUE_BENCH_POSTGRES_URL, "
-					+ "or pass --database sqlite");
+		if (!database.equals("sqlite") && (url == null || url.isBlank())) {
+			throw new IllegalArgumentException("no database: pass --url, set " + urlVariable(database)
+					+ ", or pass --database sqlite");
 		}
 		if (values.containsKey("soak-vacuum-seconds") && !args[0].equals("soak")) {
 			throw new IllegalArgumentException("--soak-vacuum-seconds applies to the soak workload only");
 		}
 		int jobs = positive(values, "jobs", 20_000);
-		return new Options(args[0], database, url, systems(values), jobs, positive(values, "latency-jobs", 200),
+		return new Options(args[0], database, url, systems(values, database), jobs, positive(values, "latency-jobs", 200),
 				positive(values, "soak-jobs", 1_000_000),
 				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
@@ -73,6 +72,10 @@ record Options(String workload, String database, String url, List<String> system
 
 	boolean sqlite() {
 		return database.equals("sqlite");
+	}
+
+	boolean postgres() {
+		return database.equals("postgresql");
 	}
 
 	private static Map<String, String> pairs(String[] args) {
@@ -90,9 +93,14 @@ record Options(String workload, String database, String url, List<String> system
 		return values;
 	}
 
+	/** The environment variable that names the server of {@code database} when no --url does. */
+	private static String urlVariable(String database) {
+		return database.equals("mysql") ? "JOBQUEUE_BENCH_MYSQL_URL" : "JOBQUEUE_BENCH_POSTGRES_URL";
+	}
+
 	/** The database named by --database, else the one the URL's scheme names, else PostgreSQL. */
 	private static String database(String named, String url) {
-		String inferred = url != null && url.startsWith("jdbc:sqlite:") ? "sqlite" : url != null ? "postgresql" : null;
+		String inferred = url == null ? null : Database.vendorOf(url);
 		if (named == null) {
 			return inferred != null ? inferred : "postgresql";
 		}
@@ -105,16 +113,19 @@ record Options(String workload, String database, String url, List<String> system
 		return named;
 	}
 
-	private static void checkSqlite(String workload) {
-		if (POSTGRES_ONLY.contains(workload)) {
-			throw new IllegalArgumentException("the " + workload + " workload runs on PostgreSQL only; on SQLite run "
-					+ "enqueue, bulk, drain, latency, lateness, await or all");
+	private static void checkPortable(String workload, String database) {
+		if (!PORTABLE.contains(workload)) {
+			throw new IllegalArgumentException("the " + workload + " workload runs on PostgreSQL only; on " + database
+					+ " run " + String.join(", ", PORTABLE));
 		}
 	}
 
-	private static List<String> systems(Map<String, String> values) {
+	private static List<String> systems(Map<String, String> values, String database) {
 		List<String> systems = Arrays.asList(values.getOrDefault("systems", String.join(",", Bench.SYSTEMS)).split(","));
 		systems.forEach(Bench::checkSystem);
+		if (systems.contains(DbSchedulerContender.SKIP_LOCKED) && !database.equals("mysql")) {
+			throw new IllegalArgumentException(DbSchedulerContender.SKIP_LOCKED + " runs on MySQL/MariaDB only");
+		}
 		return List.copyOf(systems);
 	}
 

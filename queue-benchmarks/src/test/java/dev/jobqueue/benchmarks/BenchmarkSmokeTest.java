@@ -11,11 +11,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.jobqueue.support.MysqlTestDatabase;
 import dev.jobqueue.support.PostgresTestDatabase;
 
 /**
- * Every workload, tiny, on the test database: the benchmark still runs end to end and its drains
- * lose and duplicate nothing. JobRunr's latency (a 5 s poll interval at best) is left to real runs.
+ * Every workload, tiny, on the test databases (PostgreSQL, SQLite, MySQL/MariaDB): the benchmark still runs end
+ * to end and its drains lose and duplicate nothing. JobRunr's latency (a 5 s poll interval at best) is left to
+ * real runs.
  */
 class BenchmarkSmokeTest {
 
@@ -140,6 +142,29 @@ class BenchmarkSmokeTest {
 			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr");
 		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
 			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
+	}
+
+	@Test
+	void theLibraryWorkloadsRunTinyOnMysqlSideBySide() throws Exception {
+		Path out = dir.resolve("mysql.tsv");
+		try (Database database = new Database(MysqlTestDatabase.url(), 40)) {
+			run(database, "all", "jobqueue,db-scheduler", out, "--latency-jobs", "3");
+			run(database, "drain", "JobRunr,db-scheduler-skip-locked", out);
+		}
+
+		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
+		assertThat(figures).extracting(f -> f[0]).containsOnly("enqueue", "bulk", "drain", "latency-other-jvm",
+				"latency-same-jvm");
+		assertThat(figures).filteredOn(f -> f[0].equals("enqueue") || f[0].equals("bulk"))
+			.extracting(f -> f[1])
+			.containsExactlyInAnyOrder("jobqueue", "jobqueue", "db-scheduler", "db-scheduler");
+		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
+			.extracting(f -> f[1])
+			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr", "db-scheduler-skip-locked");
+		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
+			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
+		assertThat(figures).filteredOn(f -> f[0].startsWith("latency"))
+			.allSatisfy(f -> assertThat(f[5]).startsWith("3 of 3 jobs started"));
 	}
 
 	private static void runOnSqlite(String workload, String systems, String[] common, String... more) throws Exception {

@@ -36,6 +36,24 @@ class OptionsTest {
 	}
 
 	@Test
+	void infersMysqlFromEitherDriversUrl() {
+		assertThat(Options.parse(new String[] { "drain", "--url", "jdbc:mariadb://localhost/bench" }).database())
+			.isEqualTo("mysql");
+		assertThat(Options.parse(new String[] { "drain", "--url", "jdbc:mysql://localhost/bench" }).database())
+			.isEqualTo("mysql");
+	}
+
+	@Test
+	void runsDbSchedulerWithSkipLockedOnMysqlOnlyWhenNamed() {
+		String mariadb = "jdbc:mariadb://localhost/bench";
+		assertThat(Options.parse(new String[] { "drain", "--url", mariadb }).systems()).containsExactly("jobqueue",
+				"db-scheduler", "JobRunr");
+		assertThat(Options.parse(new String[] { "drain", "--url", mariadb, "--systems",
+				"db-scheduler,db-scheduler-skip-locked" }).systems()).containsExactly("db-scheduler",
+						"db-scheduler-skip-locked");
+	}
+
+	@Test
 	void readsTheTimeoutAndVacuumOptions() {
 		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
 				"--drain-timeout-seconds", "90" });
@@ -62,13 +80,19 @@ class OptionsTest {
 	@Test
 	void rejectsMistakesNamingWhatIsAccepted() {
 		assertRejected("first argument must be a workload", "drian");
-		assertRejected("--database must be one of [postgresql, sqlite], was mysql", "drain", "--database", "mysql");
+		assertRejected("--database must be one of [postgresql, sqlite, mysql], was oracle", "drain", "--database",
+				"oracle");
+		assertRejected("--database mysql does not match the --url", "drain", "--database", "mysql", "--url", POSTGRES);
 		assertRejected("--database sqlite does not match the --url", "drain", "--database", "sqlite", "--url", POSTGRES);
 		assertRejected("the soak workload runs on PostgreSQL only", "soak", "--database", "sqlite");
 		assertRejected("the ceiling workload runs on PostgreSQL only", "ceiling", "--database", "sqlite");
 		assertRejected("the fairness workload runs on PostgreSQL only", "fairness", "--database", "sqlite");
 		assertRejected("the keyed-drain workload runs on PostgreSQL only", "keyed-drain", "--database", "sqlite");
+		assertRejected("the ceiling workload runs on PostgreSQL only; on mysql run enqueue, bulk, drain", "ceiling",
+				"--url", "jdbc:mariadb://localhost/bench");
 		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");
+		assertRejected("db-scheduler-skip-locked runs on MySQL/MariaDB only", "drain", "--url", POSTGRES, "--systems",
+				"db-scheduler-skip-locked");
 		assertRejected("--jobs must be a whole number, was 1e6", "drain", "--url", POSTGRES, "--jobs", "1e6");
 		assertRejected("--jobs must be at least 1, was 0", "drain", "--url", POSTGRES, "--jobs", "0");
 		assertRejected("unknown option --job;", "drain", "--url", POSTGRES, "--job", "5");

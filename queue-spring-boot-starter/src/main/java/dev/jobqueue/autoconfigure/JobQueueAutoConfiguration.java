@@ -166,7 +166,8 @@ public final class JobQueueAutoConfiguration {
 					HandlerTransactions.on(dialect, resolved, transactionManagers));
 			wakeupSources.orderedStream().forEach(runtime::addWakeupSource);
 			// Jobs that other processes enqueue wake these workers at once: through LISTEN on one connection
-			// (PostgreSQL), or within milliseconds of their commit to the same file (SQLite).
+			// (PostgreSQL), within milliseconds of their commit to the same file (SQLite), or within the change
+			// watcher's 50 ms on one connection (MySQL/MariaDB).
 			WakeupSource wakeups = dialect.wakeups(connections.dataSource(), settings.queues().keySet(),
 					properties.isNotify());
 			if (wakeups != null) {

@@ -26,8 +26,8 @@ public class JobQueueProperties implements Validator {
 	private boolean enabled = true;
 
 	/**
-	 * The database's dialect, postgresql, sqlite or mysql (MySQL and MariaDB). Detected from the DataSource's
-	 * metadata when not set.
+	 * The database's dialect, postgresql, sqlite or mysql (MySQL and MariaDB; mariadb names it too). Detected
+	 * from the DataSource's metadata when not set.
 	 */
 	private String dialect;
 
@@ -67,9 +67,10 @@ public class JobQueueProperties implements Validator {
 	private final Map<String, Integer> concurrencyKeyLimits = new LinkedHashMap<>();
 
 	/**
-	 * Whether PostgreSQL nodes wake each other's workers with LISTEN/NOTIFY: an enqueue of a due job
-	 * notifies, and each worker node keeps one connection listening. Turn off behind PgBouncer in
-	 * transaction pooling mode, where LISTEN cannot work; workers then find new jobs by polling.
+	 * Whether nodes wake each other's workers: on PostgreSQL with LISTEN/NOTIFY (an enqueue of a due job
+	 * notifies, and each worker node keeps one connection listening), on MySQL/MariaDB with a change watcher
+	 * (each worker node keeps one connection reading the newest job id every 50 ms). Turn off behind PgBouncer
+	 * in transaction pooling mode, where LISTEN cannot work; workers then find new jobs by polling.
 	 */
 	private boolean notify = true;
 

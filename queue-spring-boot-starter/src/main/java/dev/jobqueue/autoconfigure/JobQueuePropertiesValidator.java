@@ -2,7 +2,6 @@ package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 
 import org.springframework.validation.Errors;
 
@@ -69,10 +68,19 @@ final class JobQueuePropertiesValidator {
 		}
 	}
 
-	/** The dialect picks the store and its schema location: only a supported name gets that far. */
+	/**
+	 * The dialect picks the store and its schema location: only a name the dialect list knows gets that far,
+	 * a supported one or another name of one ({@code mariadb}).
+	 */
 	private static void validateDialect(String dialect, Errors errors) {
-		List<String> supported = List.of(JobStores.SUPPORTED.split("[,\\s]+"));
-		if (dialect != null && !supported.contains(dialect.toLowerCase(Locale.ROOT))) {
+		if (dialect == null) {
+			return;
+		}
+		try {
+			JobStores.dialect(dialect);
+		}
+		catch (IllegalStateException unsupported) {
+			List<String> supported = List.of(JobStores.SUPPORTED.split("[,\\s]+"));
 			reject(errors, "dialect", "dialect", "must be one of " + supported + ", was '" + dialect + "'");
 		}
 	}

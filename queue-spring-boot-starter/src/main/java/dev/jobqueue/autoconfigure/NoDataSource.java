@@ -16,6 +16,11 @@ final class NoDataSource {
 			    org.postgresql:postgresql, and set spring.datasource.url=jdbc:postgresql://localhost:5432/app,
 			    spring.datasource.username and spring.datasource.password
 
+			    MySQL or MariaDB: add the dependencies org.springframework.boot:spring-boot-starter-jdbc and
+			    org.mariadb.jdbc:mariadb-java-client (or com.mysql:mysql-connector-j), and set
+			    spring.datasource.url=jdbc:mariadb://localhost:3306/app (or jdbc:mysql:…),
+			    spring.datasource.username and spring.datasource.password
+
 			Or set jobqueue.enabled=false to start without the queue.""";
 
 	private NoDataSource() {

@@ -1,6 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Properties;
 
 import javax.sql.DataSource;
@@ -12,19 +14,21 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.mysql.MysqlJobStore;
 import dev.jobqueue.store.postgres.PostgresJobStore;
 
 /**
  * Where the runtime's own statements get their connections. Handlers hold connections of the application's
  * pool for as long as they run (a transactional one for its whole transaction); a heartbeat queued behind
- * them for a connection lets leases run out under live handlers. So, on PostgreSQL behind a Hikari pool,
- * the runtime gets a small pool of its own, built from the application's settings: one connection per
- * queue's poller, plus the heartbeat, the completion batcher, the reaper, the pruner, the vacuum and the
- * notification listener ({@link #ownPoolSize}). Its statements give up after a heartbeat interval, and its
- * sockets a second later, so that a connection that silently died cannot hold a role's thread.
+ * them for a connection lets leases run out under live handlers. So, on a database server (PostgreSQL,
+ * MySQL/MariaDB) behind a Hikari pool, the runtime gets a small pool of its own, built from the application's
+ * settings: one connection per queue's poller, plus the heartbeat, the completion batcher, the reaper, the
+ * pruner, the vacuum and the notification listener or change watcher ({@link #ownPoolSize}). Its statements give
+ * up after a heartbeat interval, and its sockets a second later, so that a connection that silently died cannot
+ * hold a role's thread.
  *
- * <p>Elsewhere the runtime shares the application's pool; on a Hikari pool that is then checked at startup
- * by {@link #requireSharedPoolLargeEnough}.
+ * <p>Elsewhere (SQLite, whose one writer at a time a second pool would only make wait) the runtime shares the
+ * application's pool; on a Hikari pool that is then checked at startup by {@link #requireSharedPoolLargeEnough}.
  */
 final class RuntimeConnections implements AutoCloseable {
 
@@ -97,20 +101,29 @@ final class RuntimeConnections implements AutoCloseable {
 
 		private static final Duration SOCKET_MARGIN = Duration.ofSeconds(1);
 
+		/**
+		 * The servers whose runtime gets a pool of its own, by vendor, with the unit of their drivers'
+		 * {@code socketTimeout} property: PostgreSQL's driver reads seconds, MariaDB's and MySQL's milliseconds.
+		 */
+		private static final Map<String, ChronoUnit> SOCKET_TIMEOUT_UNITS = Map.of(PostgresJobStore.VENDOR,
+				ChronoUnit.SECONDS, MysqlJobStore.VENDOR, ChronoUnit.MILLIS);
+
 		/** The runtime's own pool, or null when it shares the application's (then checked here). */
 		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
 			if (!(application instanceof HikariDataSource hikari)) {
 				return null;
 			}
-			if (store instanceof PostgresJobStore) {
-				HikariDataSource pool = ownPool(hikari, settings);
+			ChronoUnit socketTimeoutUnit = SOCKET_TIMEOUT_UNITS.get(store.vendor());
+			if (socketTimeoutUnit != null) {
+				HikariDataSource pool = ownPool(hikari, settings, socketTimeoutUnit);
 				return new RuntimeConnections(pool, pool);
 			}
 			requireSharedPoolLargeEnough(hikari.getMaximumPoolSize(), settings);
 			return null;
 		}
 
-		private static HikariDataSource ownPool(HikariDataSource application, RuntimeSettings settings) {
+		private static HikariDataSource ownPool(HikariDataSource application, RuntimeSettings settings,
+				ChronoUnit socketTimeoutUnit) {
 			HikariConfig config = new HikariConfig();
 			config.setPoolName(poolName(application) + "-jobqueue");
 			config.setJdbcUrl(application.getJdbcUrl());
@@ -124,7 +137,12 @@ final class RuntimeConnections implements AutoCloseable {
 			config.setSchema(application.getSchema());
 			config.setCatalog(application.getCatalog());
 			config.setConnectionInitSql(application.getConnectionInitSql());
-			config.setDataSourceProperties(socketTimeout(application.getDataSourceProperties(), settings));
+			// The isolation every store's statements are written for, whatever the application's pool uses: on
+			// MySQL/MariaDB, whose default is REPEATABLE READ, a statement outside the store's own transactions
+			// (which set READ COMMITTED themselves) would otherwise lock the gaps between the rows it walks.
+			config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+			config.setDataSourceProperties(
+					socketTimeout(application.getDataSourceProperties(), settings, socketTimeoutUnit));
 			config.setMaximumPoolSize(ownPoolSize(settings));
 			// Opened as needed: most nodes use two at a time (the listener's and one role's).
 			config.setMinimumIdle(1);
@@ -140,12 +158,13 @@ final class RuntimeConnections implements AutoCloseable {
 			return application.getPoolName() != null ? application.getPoolName() : "HikariPool";
 		}
 
-		/** The application's driver properties, copied, with PostgreSQL's socket timeout (whole seconds). */
-		private static Properties socketTimeout(Properties application, RuntimeSettings settings) {
+		/** The application's driver properties, copied, with the socket timeout in the driver's unit. */
+		private static Properties socketTimeout(Properties application, RuntimeSettings settings, ChronoUnit unit) {
 			Properties copy = new Properties();
 			copy.putAll(application);
-			long seconds = statementTimeout(settings).plus(SOCKET_MARGIN).toSeconds();
-			copy.setProperty("socketTimeout", Long.toString(seconds));
+			Duration timeout = statementTimeout(settings).plus(SOCKET_MARGIN);
+			long value = unit == ChronoUnit.SECONDS ? timeout.toSeconds() : timeout.toMillis();
+			copy.setProperty("socketTimeout", Long.toString(value));
 			return copy;
 		}
 	}

@@ -122,7 +122,7 @@ class JobQueueAutoConfigurationTests {
 		runner.withUserConfiguration(StubDataSourceConfiguration.class)
 			.withPropertyValues("jobqueue.dialect=oracle")
 			.run(context -> assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("jobqueue.dialect must be one of [postgresql")
+				.hasMessageContaining("jobqueue.dialect must be one of [postgresql, sqlite, mysql]")
 				.hasMessageContaining("was 'oracle'"));
 	}
 

@@ -15,8 +15,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 /**
- * Where the runtime's connections come from: a pool of its own on PostgreSQL behind Hikari; the application's
- * elsewhere, which must then be large enough, or the startup fails naming the properties.
+ * Where the runtime's connections come from: a pool of its own on PostgreSQL behind Hikari (on MySQL/MariaDB too:
+ * {@link MysqlStarterTests}); the application's elsewhere, which must then be large enough, or the startup fails naming the properties.
  */
 class RuntimeConnectionsTests {
 
@@ -34,6 +34,8 @@ class RuntimeConnectionsTests {
 				assertThat(own).isNotSameAs(context.getBean(DataSource.class));
 				assertThat(own.getMaximumPoolSize()).as("default and mail: two pollers, plus seven").isEqualTo(9);
 				assertThat(own.getPoolName()).endsWith("-jobqueue");
+				assertThat(own.getDataSourceProperties()).as("a heartbeat interval and a second, in PostgreSQL's seconds")
+					.containsEntry("socketTimeout", "11");
 			});
 	}
 

@@ -31,11 +31,14 @@ class RegistrationService {
 	@Transactional
 	Registration register(NewUser user) {
 		String id = UUID.randomUUID().toString();
-		// ON CONFLICT says which constraint refused the row, the same on PostgreSQL and SQLite (whose driver
-		// reports every constraint violation with one error code that Spring cannot tell apart).
+		// Inserted only when no user has the email yet: a duplicate is no row inserted, the same on every database
+		// (SQLite's driver reports every constraint violation with one error code that Spring cannot tell apart,
+		// and MySQL has no ON CONFLICT). The unique index still refuses one registered at the same instant. The
+		// one-row derived table is there for MySQL, which takes no WHERE in a SELECT without FROM.
 		int inserted = jdbc.sql("""
-				INSERT INTO app_user (id, email, name) VALUES (:id, :email, :name)
-				ON CONFLICT (email) DO NOTHING""")
+				INSERT INTO app_user (id, email, name)
+				SELECT :id, :email, :name FROM (SELECT 1 AS one) AS one_row
+				WHERE NOT EXISTS (SELECT 1 FROM app_user WHERE email = :email)""")
 			.param("id", id)
 			.param("email", user.email())
 			.param("name", user.name())

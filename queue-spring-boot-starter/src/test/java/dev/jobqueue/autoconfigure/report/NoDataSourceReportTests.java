@@ -16,7 +16,7 @@ import dev.jobqueue.spring.JobHandler;
 
 /**
  * The starter without a DataSource: an application that uses the queue fails to start with a report of
- * what to add, for SQLite and for PostgreSQL, instead of ignoring its handlers or naming a missing bean.
+ * what to add, for SQLite, PostgreSQL and MySQL/MariaDB, instead of ignoring its handlers or naming a missing bean.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class NoDataSourceReportTests {
@@ -31,6 +31,11 @@ class NoDataSourceReportTests {
 
 			    PostgreSQL: add the dependencies org.springframework.boot:spring-boot-starter-jdbc and
 			    org.postgresql:postgresql, and set spring.datasource.url=jdbc:postgresql://localhost:5432/app,
+			    spring.datasource.username and spring.datasource.password
+
+			    MySQL or MariaDB: add the dependencies org.springframework.boot:spring-boot-starter-jdbc and
+			    org.mariadb.jdbc:mariadb-java-client (or com.mysql:mysql-connector-j), and set
+			    spring.datasource.url=jdbc:mariadb://localhost:3306/app (or jdbc:mysql:…),
 			    spring.datasource.username and spring.datasource.password
 
 			Or set jobqueue.enabled=false to start without the queue.""";
