@@ -79,7 +79,8 @@ public final class MysqlTestDatabase implements TestDatabase {
 			Assumptions.abort(problem);
 		}
 		if (container == null) {
-			container = new MySQLContainer("mysql:8");
+			// As root: the tests create databases and triggers, which the image's default user may not.
+			container = new MySQLContainer("mysql:8").withUsername("root");
 			container.start();
 		}
 		String jdbcUrl = container.getJdbcUrl();
