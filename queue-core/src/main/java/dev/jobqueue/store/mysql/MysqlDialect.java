@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.WakeupSource;
 
 /**
@@ -30,7 +31,7 @@ public final class MysqlDialect implements Dialect {
 
 	@Override
 	public void migrate(DataSource dataSource) {
-		MysqlSchema.migrate(dataSource);
+		RacingMigration.migrate(dataSource, MysqlJobStore.VENDOR);
 	}
 
 	/**

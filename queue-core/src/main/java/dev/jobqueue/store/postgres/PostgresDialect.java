@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.WakeupSource;
 
 /** PostgreSQL: claims with {@code SKIP LOCKED}, wakeups by {@code LISTEN}/{@code NOTIFY}. */
@@ -26,7 +27,7 @@ public final class PostgresDialect implements Dialect {
 
 	@Override
 	public void migrate(DataSource dataSource) {
-		PostgresSchema.migrate(dataSource);
+		RacingMigration.migrate(dataSource, PostgresJobStore.VENDOR);
 	}
 
 	/** {@code LISTEN} needs a session of its own, which a transaction pooler cannot give: none without notify. */
