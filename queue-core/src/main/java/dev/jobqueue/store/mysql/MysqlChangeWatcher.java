@@ -13,10 +13,7 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.ConnectionWatcher;
 
 /**
  * Wakes this process's pollers, or its awaiters, soon after another process enqueues or finishes jobs. MySQL has
@@ -32,9 +29,7 @@ import dev.jobqueue.store.WakeupSource;
  * jobs ({@code JobQueue.await}) instead: every change of the finish time, the first read included, wakes them with
  * an empty name.
  */
-final class MysqlChangeWatcher implements WakeupSource {
-
-	private static final Logger log = LoggerFactory.getLogger(MysqlChangeWatcher.class);
+final class MysqlChangeWatcher extends ConnectionWatcher {
 
 	/** How often the pair is read: twenty one-descent reads a second, for a wake within 50 ms of the commit. */
 	static final Duration DEFAULT_INTERVAL = Duration.ofMillis(50);
@@ -50,10 +45,6 @@ final class MysqlChangeWatcher implements WakeupSource {
 			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = ? AND paused)
 			LIMIT 1""";
 
-	private static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
-
-	private final DataSource dataSource;
-
 	private final List<String> queues;
 
 	private final Duration interval;
@@ -61,14 +52,12 @@ final class MysqlChangeWatcher implements WakeupSource {
 	/** Whether a change of the finish time wakes (with an empty name) rather than the queues with a due job. */
 	private final boolean finishes;
 
-	private Thread thread;
-
 	MysqlChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval) {
 		this(dataSource, queues, interval, false);
 	}
 
 	private MysqlChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval, boolean finishes) {
-		this.dataSource = dataSource;
+		super(dataSource, finishes ? "jobqueue-mysql-finish-watcher" : "jobqueue-mysql-watcher");
 		this.queues = List.copyOf(queues);
 		this.interval = interval;
 		this.finishes = finishes;
@@ -80,46 +69,9 @@ final class MysqlChangeWatcher implements WakeupSource {
 	}
 
 	@Override
-	public synchronized void start(Consumer<String> wake) {
-		if (thread == null) {
-			thread = new Thread(() -> watch(wake), finishes ? "jobqueue-mysql-finish-watcher" : "jobqueue-mysql-watcher");
-			thread.setDaemon(true);
-			thread.start();
-		}
-	}
-
-	@Override
-	public synchronized void stop() {
-		if (thread != null) {
-			thread.interrupt();
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			thread = null;
-		}
-	}
-
-	private void watch(Consumer<String> wake) {
-		while (!Thread.currentThread().isInterrupted()) {
-			try (Connection connection = dataSource.getConnection()) {
-				// Each read in a transaction of its own, so that it sees every commit before it.
-				connection.setAutoCommit(true);
-				watch(connection, wake);
-			}
-			catch (Throwable ex) {
-				// Anything, an Error included: without this thread other processes' jobs wait for the poll.
-				if (!Thread.currentThread().isInterrupted()) {
-					log.warn("Watching the database for other processes' jobs failed; again in {}", RECONNECT_DELAY, ex);
-					sleep(RECONNECT_DELAY);
-				}
-			}
-		}
-	}
-
-	private void watch(Connection connection, Consumer<String> wake) throws SQLException {
+	protected void watch(Connection connection, Consumer<String> wake) throws SQLException {
+		// Each read in a transaction of its own, so that it sees every commit before it.
+		connection.setAutoCommit(true);
 		try (PreparedStatement newest = connection.prepareStatement(NEWEST);
 				PreparedStatement due = connection.prepareStatement(DUE)) {
 			// Nothing seen yet: the first read counts as a change, so that jobs committed while the watcher was
@@ -157,18 +109,6 @@ final class MysqlChangeWatcher implements WakeupSource {
 		try (ResultSet result = newest.executeQuery()) {
 			result.next();
 			return Arrays.asList(result.getObject(1), result.getObject(2));
-		}
-	}
-
-	/** False when interrupted: the watcher is stopping. */
-	private static boolean sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
 		}
 	}
 }

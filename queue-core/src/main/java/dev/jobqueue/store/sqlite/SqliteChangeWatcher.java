@@ -11,10 +11,7 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.ConnectionWatcher;
 
 /**
  * Wakes this process's pollers soon after another process commits jobs to the same SQLite file. SQLite
@@ -33,9 +30,7 @@ import dev.jobqueue.store.WakeupSource;
  * instead: every change, the first read included, wakes them (with an empty name), and they look their
  * jobs up again.
  */
-public final class SqliteChangeWatcher implements WakeupSource {
-
-	private static final Logger log = LoggerFactory.getLogger(SqliteChangeWatcher.class);
+public final class SqliteChangeWatcher extends ConnectionWatcher {
 
 	/** How often {@code data_version} is read by default. */
 	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(5);
@@ -52,18 +47,12 @@ public final class SqliteChangeWatcher implements WakeupSource {
 			  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = ? AND paused = 1)
 			LIMIT 1""";
 
-	private static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
-
-	private final DataSource dataSource;
-
 	private final List<String> queues;
 
 	private final Duration interval;
 
 	/** Whether every change wakes (with an empty name) rather than the queues with a due job. */
 	private final boolean everyChange;
-
-	private Thread thread;
 
 	/**
 	 * @param dataSource the database; the watcher holds one of its connections while it runs
@@ -75,7 +64,7 @@ public final class SqliteChangeWatcher implements WakeupSource {
 
 	private SqliteChangeWatcher(DataSource dataSource, Collection<String> queues, Duration interval,
 			boolean everyChange) {
-		this.dataSource = dataSource;
+		super(dataSource, everyChange ? "jobqueue-sqlite-finish-watcher" : "jobqueue-sqlite-watcher");
 		this.queues = List.copyOf(queues);
 		this.interval = interval;
 		this.everyChange = everyChange;
@@ -87,46 +76,7 @@ public final class SqliteChangeWatcher implements WakeupSource {
 	}
 
 	@Override
-	public synchronized void start(Consumer<String> wake) {
-		if (thread == null) {
-			thread = new Thread(() -> watch(wake), everyChange ? "jobqueue-sqlite-finish-watcher"
-					: "jobqueue-sqlite-watcher");
-			thread.setDaemon(true);
-			thread.start();
-		}
-	}
-
-	@Override
-	public synchronized void stop() {
-		if (thread != null) {
-			thread.interrupt();
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			thread = null;
-		}
-	}
-
-	private void watch(Consumer<String> wake) {
-		while (!Thread.currentThread().isInterrupted()) {
-			try (Connection connection = dataSource.getConnection()) {
-				watch(connection, wake);
-			}
-			catch (Throwable ex) {
-				// Anything, an Error included: without this thread other processes' jobs wait for the poll.
-				if (!Thread.currentThread().isInterrupted()) {
-					log.warn("Watching the SQLite database for other processes' jobs failed; again in {}",
-							RECONNECT_DELAY, ex);
-					sleep(RECONNECT_DELAY);
-				}
-			}
-		}
-	}
-
-	private void watch(Connection connection, Consumer<String> wake) throws SQLException {
+	protected void watch(Connection connection, Consumer<String> wake) throws SQLException {
 		try (PreparedStatement version = connection.prepareStatement("PRAGMA data_version");
 				PreparedStatement due = connection.prepareStatement(DUE)) {
 			// Nothing seen yet: the first read counts as a change, so that jobs committed while the watcher
@@ -164,18 +114,6 @@ public final class SqliteChangeWatcher implements WakeupSource {
 	private static boolean hasRow(PreparedStatement query) throws SQLException {
 		try (ResultSet result = query.executeQuery()) {
 			return result.next();
-		}
-	}
-
-	/** False when interrupted: the watcher is stopping. */
-	private static boolean sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
 		}
 	}
 }
