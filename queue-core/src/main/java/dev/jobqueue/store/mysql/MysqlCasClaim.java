@@ -26,7 +26,7 @@ final class MysqlCasClaim implements MysqlClaim {
 	 */
 	static final int CANDIDATES_PER_JOB = 3;
 
-	/** The read, as {@link MysqlLockingClaim#CANDIDATES} (whose comment says why it is shaped so) without locks. */
+	/** The read, as {@link MysqlLockingClaim#CANDIDATES} (whose comment says why it is shaped so), with the row. */
 	static final String CANDIDATES = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
 			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at

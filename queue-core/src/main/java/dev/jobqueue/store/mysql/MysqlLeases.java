@@ -118,12 +118,12 @@ final class MysqlLeases {
 	}
 
 	/**
-	 * One transaction: a locking read of the batch's rows still running, in id order, then one JDBC batch of fenced
-	 * updates of those whose token matches. The read, not the batch's counts, says which leases held: with
-	 * {@code useBulkStmts=true} MariaDB Connector/J answers a batch with no count per statement
-	 * ({@code SUCCESS_NO_INFO}), and every lease read as lost. The rows are locked by then, so each update writes.
-	 * MySQL's UPDATE returns no rows, and a join with the batch as a derived table would need VALUES, spelled
-	 * differently on MySQL and MariaDB.
+	 * One transaction: a locking read of the batch's rows still running, in id order, then one update of those
+	 * whose token matches, each with its own result: ELT picks, for the row's id, the result at the id's position
+	 * in the list FIELD searches. The rows are locked and their tokens checked by then, so the update writes each
+	 * of them; one statement, where a JDBC batch was one per job on the server (a drain of 5,000 jobs on MariaDB
+	 * 10.11: 0.2 ms each, the largest of the statements' times). MySQL's UPDATE returns no rows, so the read, not
+	 * the update's count, says which leases held.
 	 */
 	Set<Lease> completeAll(Collection<Completion> completions) {
 		if (completions.isEmpty()) {
@@ -131,18 +131,18 @@ final class MysqlLeases {
 		}
 		return transactions.run(() -> {
 			Set<Lease> held = lockRunning(completions.stream().map(Completion::lease).toList(), null);
-			SqlParameterSource[] batch = completions.stream()
-				.filter(c -> held.contains(c.lease()))
-				.sorted(Comparator.comparingLong((Completion c) -> c.lease().jobId()))
-				.map(c -> new MapSqlParameterSource().addValue("result", c.result())
-					.addValue("id", c.lease().jobId())
-					.addValue("token", c.lease().token()))
-				.toArray(SqlParameterSource[]::new);
-			named.batchUpdate("""
-					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-					SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
-					    lease_expires_at = NULL, last_error = NULL
-					WHERE id = :id AND lease_token = :token AND state = 'running'""", batch);
+			List<Completion> writes = completions.stream().filter(c -> held.contains(c.lease())).toList();
+			if (!writes.isEmpty()) {
+				List<Long> ids = writes.stream().map(c -> c.lease().jobId()).toList();
+				jdbc.sql("""
+						UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+						SET state = 'succeeded', result = ELT(FIELD(id, :ids), :results), finished_at = UTC_TIMESTAMP(6),
+						    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
+						WHERE id IN (:ids) AND state = 'running'""")
+					.param("ids", ids)
+					.param("results", writes.stream().map(Completion::result).toList())
+					.update();
+			}
 			Set<Lease> lost = new HashSet<>();
 			completions.forEach(c -> lost.add(c.lease()));
 			lost.removeAll(held);
