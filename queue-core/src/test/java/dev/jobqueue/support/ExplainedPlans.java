@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Statements' plans as PostgreSQL ran them: {@code auto_explain} with buffers sends every statement's plan to
- * the session as a notice ({@link StatementNotices} keeps them), under the generic plan the driver settles on.
+ * the session as a notice ({@link StatementNotices} keeps them), under the generic plan the driver settles on;
+ * and counts read from a plan's text, on any database.
  */
 public final class ExplainedPlans {
 
@@ -52,5 +53,15 @@ public final class ExplainedPlans {
 		}
 		assertThat(pages).as(plan).isPositive();
 		return pages;
+	}
+
+	/** The sum of the number that {@code count}'s one group captures, over every place it matches in the plan. */
+	public static long sum(Pattern count, String plan) {
+		long sum = 0;
+		Matcher matcher = count.matcher(plan);
+		while (matcher.find()) {
+			sum += Long.parseLong(matcher.group(1));
+		}
+		return sum;
 	}
 }

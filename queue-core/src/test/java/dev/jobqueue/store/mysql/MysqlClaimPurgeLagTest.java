@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
@@ -24,6 +23,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.MysqlTestDatabase;
 
 /**
@@ -78,14 +78,14 @@ class MysqlClaimPurgeLagTest {
 	void thePlainReadOfTheDueRowsVisitsAFewHundredPages() {
 		String plan = analyze("ANALYZE FORMAT=JSON " + MysqlLockingClaim.CANDIDATES);
 
-		assertThat(pages(plan)).as("pages visited by the plain read, in %s", plan).isLessThan(1_000);
+		assertThat(ExplainedPlans.sum(PAGES, plan)).as("pages visited by the plain read, in %s", plan).isLessThan(1_000);
 	}
 
 	@Test
 	void theLockingReadOfTheCandidatesVisitsAFewHundredPages() {
 		String plan = analyze("ANALYZE FORMAT=JSON " + MysqlLockingClaim.LOCK);
 
-		assertThat(pages(plan)).as("pages visited by the locking read, in %s", plan).isLessThan(1_000);
+		assertThat(ExplainedPlans.sum(PAGES, plan)).as("pages visited by the locking read, in %s", plan).isLessThan(1_000);
 	}
 
 	/** The statement, with the claim's parameters for 32 jobs, in a transaction rolled back. */
@@ -108,15 +108,6 @@ class MysqlClaimPurgeLagTest {
 				.query(String.class)
 				.single();
 		});
-	}
-
-	private static long pages(String plan) {
-		long pages = 0;
-		Matcher matcher = PAGES.matcher(plan);
-		while (matcher.find()) {
-			pages += Long.parseLong(matcher.group(1));
-		}
-		return pages;
 	}
 
 	private static NewJob job() {
