@@ -92,18 +92,18 @@ final class Ceiling {
 	private static double loop(JobqueueContender contender, PostgresJobStore store, int count) throws Exception {
 		contender.reset();
 		contender.enqueueBulk(LongStream.range(0, count).toArray());
-		return claimAndCompleteAll(store);
+		return runStatementsUntilEmpty(store);
 	}
 
 	/** Runs the loop on {@link #THREADS} threads until no job is due; returns the jobs per second they did. */
-	static double claimAndCompleteAll(PostgresJobStore store) throws Exception {
+	static double runStatementsUntilEmpty(PostgresJobStore store) throws Exception {
 		AtomicLong done = new AtomicLong();
 		ExecutorService threads = Executors.newFixedThreadPool(THREADS);
 		try {
 			long start = System.nanoTime();
 			List<Future<?>> loops = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {
-				loops.add(threads.submit(() -> claimAndCompleteUntilEmpty(store, done)));
+				loops.add(threads.submit(() -> claimConfirmAndCompleteUntilEmpty(store, done)));
 			}
 			for (Future<?> loop : loops) {
 				loop.get();
@@ -115,7 +115,7 @@ final class Ceiling {
 		}
 	}
 
-	private static void claimAndCompleteUntilEmpty(PostgresJobStore store, AtomicLong done) {
+	private static void claimConfirmAndCompleteUntilEmpty(PostgresJobStore store, AtomicLong done) {
 		while (true) {
 			List<ClaimedJob> claimed = store.claim("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5));
 			if (claimed.isEmpty()) {

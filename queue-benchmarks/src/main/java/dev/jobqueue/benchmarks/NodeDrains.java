@@ -12,7 +12,7 @@ import dev.jobqueue.store.postgres.PostgresJobStore;
 /**
  * The drains of the nodes workload, interleaved: every set of nodes (1, 2, 4 JVMs) is up at once, each set working
  * a queue of its own ({@code nodes-<count>}), so that one round drains {@code jobs} jobs through each set in turn
- * and runs the raw SQL ceiling ({@link Ceiling#claimAndCompleteAll}, in this JVM, on the default queue) once, in an
+ * and runs the raw SQL ceiling ({@link Ceiling#runStatementsUntilEmpty}, in this JVM, on the default queue) once, in an
  * order that rotates every round. Run one set after the other instead, the later sets met a warmer database and the
  * earlier ones colder JITs: four nodes each see a quarter of a drain, and their drains kept getting faster for
  * eight drains. So {@code 2 × the largest count} rounds go unmeasured (each node of the largest set has then run
@@ -99,7 +99,7 @@ final class NodeDrains {
 			for (NodeSet set : order) {
 				if (set == null) {
 					ceilingJobs.enqueueBulk(LongStream.range(0, jobs).toArray());
-					double ceiling = Ceiling.claimAndCompleteAll(store);
+					double ceiling = Ceiling.runStatementsUntilEmpty(store);
 					if (measured) {
 						ceilings.add(ceiling);
 					}
