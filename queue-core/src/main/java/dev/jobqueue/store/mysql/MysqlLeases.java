@@ -27,8 +27,8 @@ import dev.jobqueue.store.Lease;
  * whose equality locks the one row at any isolation) and lease token.
  *
  * <p>Lock order: the batched completion and the heartbeat lock their rows in id order, with one locking read
- * before their JDBC batch of updates, in one transaction, so two of them over the same rows queue up instead of
- * deadlocking; the reaper locks as they do. The claim never waits for a lock (SKIP LOCKED, or single-row
+ * before their writes (the completion's one update, the heartbeat's JDBC batch), in one transaction, so two of
+ * them over the same rows queue up instead of deadlocking; the reaper locks as they do. The claim never waits for a lock (SKIP LOCKED, or single-row
  * compare-and-set); the other writes touch one row.
  *
  * <p>Every fenced update names its row by primary key and says {@code FORCE INDEX (PRIMARY)}: MariaDB's optimizer,
