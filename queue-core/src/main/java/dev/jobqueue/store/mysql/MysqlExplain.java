@@ -21,33 +21,33 @@ final class MysqlExplain {
 
 	/**
 	 * Counted as {@link MysqlPromotions} counts: the first waiting job's limit and rate, the holders and the waiting
-	 * jobs before this one through the key index (concurrency_key, state, id); the recent starts apart from the
-	 * holders, to be named apart.
+	 * jobs before this one through the key index (concurrency_key, key_state, id), where key_state is the state of
+	 * a keyed job (V27); the recent starts apart from the holders, to be named apart.
 	 */
 	static final String KEY_SLOTS = """
 			SELECT f.concurrency_limit, f.concurrency_rate_millis,
 			       (SELECT count(*) FROM jobqueue_job h
 			        WHERE h.concurrency_key = :key
-			          AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds))) AS holders,
+			          AND (h.key_state IN ('ready', 'running') OR (h.key_state = 'dead' AND h.concurrency_dead_holds))) AS holders,
 			       (SELECT count(*) FROM jobqueue_job b
-			        WHERE b.concurrency_key = :key AND b.state = 'blocked' AND b.id < :id) AS waiting_before,
+			        WHERE b.concurrency_key = :key AND b.key_state = 'blocked' AND b.id < :id) AS waiting_before,
 			       (SELECT count(*) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
-			          AND s.started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
-			          AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds)))
+			          AND s.key_started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
+			          AND NOT (s.key_state IN ('ready', 'running') OR (s.key_state = 'dead' AND s.concurrency_dead_holds)))
 			       AS recent_starts,
-			       (SELECT min(s.started_at) FROM jobqueue_job s
+			       (SELECT min(s.key_started_at) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
-			          AND s.started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
-			          AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds)))
+			          AND s.key_started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
+			          AND NOT (s.key_state IN ('ready', 'running') OR (s.key_state = 'dead' AND s.concurrency_dead_holds)))
 			       AS oldest_recent_start
 			FROM (SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
-			      WHERE concurrency_key = :key AND state = 'blocked' ORDER BY id LIMIT 1) f""";
+			      WHERE concurrency_key = :key AND key_state = 'blocked' ORDER BY id LIMIT 1) f""";
 
 	static final String HOLDERS = """
 			SELECT id FROM jobqueue_job
 			WHERE concurrency_key = :key
-			  AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
+			  AND (key_state IN ('ready', 'running') OR (key_state = 'dead' AND concurrency_dead_holds))
 			ORDER BY id LIMIT :max""";
 
 	/** The claim index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */

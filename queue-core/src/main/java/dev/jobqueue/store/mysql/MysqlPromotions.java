@@ -19,6 +19,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * advisory lock: every promotion of the key starts by locking that row, so a second one waits until the first
  * commits, then (READ COMMITTED) passes over the rows the first promoted and counts the slots afresh. Each key is a
  * transaction of its own, in key order, so a promotion holds the locks of one key at a time, taken in id order.
+ *
+ * <p>A key's rows are read by {@code key_state} and {@code key_started_at}, the state and start time of keyed jobs
+ * only (NULL for unkeyed ones, V27), which the key indexes hold: for {@code concurrency_key = :key} they are the
+ * row's state and start time.
  */
 final class MysqlPromotions {
 
@@ -31,7 +35,7 @@ final class MysqlPromotions {
 	 */
 	private static final String FIRST_WAITING = """
 			SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
-			WHERE concurrency_key = :key AND state = 'blocked'
+			WHERE concurrency_key = :key AND key_state = 'blocked'
 			ORDER BY id
 			LIMIT 1
 			FOR UPDATE""";
@@ -40,15 +44,15 @@ final class MysqlPromotions {
 	private static final String HELD = """
 			SELECT count(*) FROM jobqueue_job
 			WHERE concurrency_key = :key
-			  AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds)
+			  AND (key_state IN ('ready', 'running') OR (key_state = 'dead' AND concurrency_dead_holds)
 			       OR (:rateMillis IS NOT NULL AND concurrency_rate_millis IS NOT NULL
-			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""";
+			           AND key_started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""";
 
 	private static final String PROMOTABLE = """
 			SELECT id, queue FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
-			WHERE concurrency_key = :key AND state = 'blocked'
-			  AND NOT (:rateMillis IS NOT NULL AND started_at IS NOT NULL
-			           AND started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND)
+			WHERE concurrency_key = :key AND key_state = 'blocked'
+			  AND NOT (:rateMillis IS NOT NULL AND key_started_at IS NOT NULL
+			           AND key_started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND)
 			ORDER BY id
 			LIMIT :free
 			FOR UPDATE""";
@@ -80,9 +84,9 @@ final class MysqlPromotions {
 				                               WHERE state = 'blocked' AND concurrency_key IS NOT NULL) w
 				WHERE (SELECT count(*) FROM jobqueue_job h
 				       WHERE h.concurrency_key = w.concurrency_key
-				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
+				         AND (h.key_state IN ('ready', 'running') OR (h.key_state = 'dead' AND h.concurrency_dead_holds)))
 				      < (SELECT b.concurrency_limit FROM jobqueue_job b
-				         WHERE b.concurrency_key = w.concurrency_key AND b.state = 'blocked' ORDER BY b.id LIMIT 1)
+				         WHERE b.concurrency_key = w.concurrency_key AND b.key_state = 'blocked' ORDER BY b.id LIMIT 1)
 				LIMIT :maxKeys""")
 			.param("maxKeys", maxKeys)
 			.query(String.class)
