@@ -155,11 +155,11 @@ final class QueuePoller {
 		}
 	}
 
-	/** One claim, then how long to sleep: none after a full claim, beyond {@link #gather}. */
+	/** One claim, then how long to sleep: none after a full claim, beyond {@link #gather(Duration)}. */
 	private Duration pass(Duration pollInterval) {
 		int claimed = runOnce();
 		if (claimed > 0 && saturated) {
-			gather();
+			gather(pollInterval);
 			return Duration.ZERO;
 		}
 		return untilNextDue(pollInterval);
@@ -170,10 +170,11 @@ final class QueuePoller {
 	 * before the next. Claiming again at once asked for the few threads that had finished meanwhile, and the
 	 * claims alternated between large and small (28 then 4, 20 then 12 in MariaDB's slow log), each costing the
 	 * database about as much as a large one: the wait halves the claims of a drain, and it costs at most one
-	 * claim's time, which the poller would have spent on claiming for those few threads.
+	 * claim's time, which the poller would have spent on claiming for those few threads. Never longer than the
+	 * poll interval: a claim that a stalled database held for a minute is no measure of the next one.
 	 */
-	private void gather() {
-		long deadline = System.nanoTime() + lastClaimNanos;
+	private void gather(Duration pollInterval) {
+		long deadline = System.nanoTime() + Math.min(lastClaimNanos, pollInterval.toNanos());
 		try {
 			while (concurrency - busy.get() < (concurrency + 1) / 2) {
 				long left = deadline - System.nanoTime();

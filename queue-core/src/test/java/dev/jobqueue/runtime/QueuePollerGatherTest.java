@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * After a claim that took all it asked for, the poller waits for half of its threads to be free, at most as long as
- * that claim took, before it claims again. Each claim here takes {@link #CLAIM}, so the waits are long enough to
- * watch; the handlers hold their threads until the test lets them go.
+ * that claim took and never longer than the poll interval, before it claims again. Each claim here takes
+ * {@link #CLAIM}, so the waits are long enough to watch; the handlers hold their threads until the test lets them
+ * go.
  */
 class QueuePollerGatherTest {
 
@@ -43,6 +44,8 @@ class QueuePollerGatherTest {
 	/** What each claim asked for, in order. */
 	private final List<Integer> limits = new CopyOnWriteArrayList<>();
 
+	private JobStore slowClaims;
+
 	@BeforeEach
 	void eightHeldJobs() {
 		fixture.handle("held", Long.class, (n, context) -> {
@@ -54,7 +57,7 @@ class QueuePollerGatherTest {
 			gates.put(n, new CountDownLatch(1));
 			fixture.queue().enqueue("held", n);
 		}
-		JobStore slowClaims = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
+		slowClaims = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
 			limits.add((Integer) args[2]);
 			try {
 				Thread.sleep(CLAIM.toMillis());
@@ -65,9 +68,13 @@ class QueuePollerGatherTest {
 			}
 			return proceed.call();
 		});
-		fixture.startRuntime(slowClaims,
-				QueueFixture.SETTINGS.toBuilder().queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 4)).build(),
-				CountingListener.NONE);
+	}
+
+	private void startRuntime(Duration pollInterval) {
+		fixture.startRuntime(slowClaims, QueueFixture.SETTINGS.toBuilder()
+			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 4))
+			.pollInterval(pollInterval)
+			.build(), CountingListener.NONE);
 	}
 
 	@AfterEach
@@ -79,6 +86,7 @@ class QueuePollerGatherTest {
 
 	@Test
 	void aThreadFreedAfterAFullClaimWaitsForASecondSoThatOneClaimTakesBoth() throws InterruptedException {
+		startRuntime(Duration.ofSeconds(2));
 		List<Long> first = takeStarted(4);
 
 		release(first.get(0));
@@ -91,12 +99,26 @@ class QueuePollerGatherTest {
 
 	@Test
 	void aThreadFreedAfterAFullClaimIsClaimedForOnceTheWaitIsOver() throws InterruptedException {
+		startRuntime(Duration.ofSeconds(2));
 		List<Long> first = takeStarted(4);
 
 		release(first.get(0));
 
 		assertThat(takeStarted(1)).hasSize(1);
 		assertThat(limits).containsExactly(4, 1);
+	}
+
+	@Test
+	void theWaitIsNeverLongerThanThePollInterval() throws InterruptedException {
+		startRuntime(Duration.ofMillis(200));
+		List<Long> first = takeStarted(4);
+
+		release(first.get(0));
+		Thread.sleep(CLAIM.toMillis() * 3 / 5);
+		release(first.get(1));
+
+		assertThat(takeStarted(2)).hasSize(2);
+		assertThat(limits).startsWith(4, 1);
 	}
 
 	private void release(long job) {
