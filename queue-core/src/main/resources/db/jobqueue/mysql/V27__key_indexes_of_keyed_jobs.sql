@@ -8,7 +8,10 @@
 -- The search's index (queue, state, id) goes: every search names its states (state IN (...)), so the index
 -- (state, queue, id) reaches the same rows in the same order, and each change of state wrote both.
 --
--- One statement, so the table is rebuilt once (the stored columns are computed for every row).
+-- One statement, so the table is copied once (the stored columns are computed for every row). A stored column is
+-- added by copying the table (MariaDB 10.11 refuses ALGORITHM=INPLACE and LOCK=NONE for it), which lets reads on
+-- but blocks writes, enqueues and claims too, until it is done: on a table of millions of finished jobs, prune
+-- them first or migrate at a quiet time.
 ALTER TABLE jobqueue_job
     ADD COLUMN key_state VARCHAR(16) AS (CASE WHEN concurrency_key IS NOT NULL THEN state END) STORED,
     ADD COLUMN key_started_at DATETIME(6) AS (CASE WHEN concurrency_key IS NOT NULL THEN started_at END) STORED,
