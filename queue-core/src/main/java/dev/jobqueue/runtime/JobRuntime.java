@@ -161,7 +161,7 @@ public final class JobRuntime {
 		running = true;
 		completions.start();
 		settings.queues().forEach(this::startQueue);
-		wakeupSources.forEach(source -> source.start(this::wake));
+		wakeupSources.forEach(source -> source.start(this::wake, this::wantsWake));
 		startLeaseKeeping();
 		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness);
 		maintenance.start();
@@ -248,6 +248,15 @@ public final class JobRuntime {
 		if (poller != null) {
 			poller.wake();
 		}
+	}
+
+	/**
+	 * Whether a wake would make the poller of {@code queue} claim now (it is asleep, with a free thread): a wakeup
+	 * source that reads the database to learn whether a queue has jobs reads it for these queues only.
+	 */
+	private boolean wantsWake(String queue) {
+		QueuePoller poller = pollers.get(queue);
+		return poller != null && poller.wantsWake();
 	}
 
 	public boolean isRunning() {

@@ -56,6 +56,9 @@ final class QueuePoller {
 	/** How long the last claim took, from send to answer; read and written by the poller's thread only. */
 	private long lastClaimNanos;
 
+	/** Whether the poller is asleep between passes, where only a wake or its pause makes it claim. */
+	private volatile boolean asleep;
+
 	QueuePoller(String queue, int concurrency, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
 			JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
@@ -150,7 +153,13 @@ final class QueuePoller {
 				sleep(pollInterval);
 			}
 			else if (!pause.isZero()) {
-				await(pause);
+				asleep = true;
+				try {
+					await(pause);
+				}
+				finally {
+					asleep = false;
+				}
 			}
 		}
 	}
@@ -216,6 +225,14 @@ final class QueuePoller {
 
 	void wake() {
 		signal.wake();
+	}
+
+	/**
+	 * Whether a wake would make this poller claim now: it is asleep and has a free thread. A poller that is
+	 * claiming, or waiting for its threads, looks at the queue again by itself.
+	 */
+	boolean wantsWake() {
+		return asleep && busy.get() < concurrency;
 	}
 
 	int busy() {

@@ -3,7 +3,10 @@ package dev.jobqueue.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -27,6 +30,9 @@ public abstract class ConnectionWatcher implements WakeupSource {
 
 	private Thread thread;
 
+	/** Which queues' pollers would act on a wake now: every queue, unless the runtime said otherwise. */
+	private volatile Predicate<String> wanted = queue -> true;
+
 	/** @param dataSource the database; the watcher holds one of its connections while it runs */
 	protected ConnectionWatcher(DataSource dataSource, String threadName) {
 		this.dataSource = dataSource;
@@ -40,6 +46,12 @@ public abstract class ConnectionWatcher implements WakeupSource {
 			thread.setDaemon(true);
 			thread.start();
 		}
+	}
+
+	@Override
+	public final synchronized void start(Consumer<String> wake, Predicate<String> wanted) {
+		this.wanted = wanted;
+		start(wake);
 	}
 
 	@Override
@@ -72,6 +84,31 @@ public abstract class ConnectionWatcher implements WakeupSource {
 				if (!Thread.currentThread().isInterrupted()) {
 					log.warn("Watching the database for other processes' jobs failed; again in {}", RECONNECT_DELAY, ex);
 					sleep(RECONNECT_DELAY);
+				}
+			}
+		}
+	}
+
+	/** Whether a queue has a due job: a read of the database. */
+	@FunctionalInterface
+	protected interface DueProbe {
+
+		boolean due(String queue) throws SQLException;
+	}
+
+	/**
+	 * Probes each queue of {@code changed} whose pollers would act on a wake now, wakes those with a due job, and
+	 * leaves the others in {@code changed} for a later pass, so that they are probed once their pollers wait. A
+	 * poller that is claiming, or whose threads are all busy, finds the jobs itself, and the probe reads the head
+	 * of the claim index, which its claims are busy with.
+	 */
+	protected final void wakeDue(Set<String> changed, DueProbe probe, Consumer<String> wake) throws SQLException {
+		for (Iterator<String> queues = changed.iterator(); queues.hasNext();) {
+			String queue = queues.next();
+			if (wanted.test(queue)) {
+				queues.remove();
+				if (probe.due(queue)) {
+					wake.accept(queue);
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -93,6 +94,26 @@ class SqliteChangeWatcherTest {
 		}
 		finally {
 			survivor.stop();
+		}
+	}
+
+	@Test
+	void aQueueIsReadOnlyOnceItsPollersWouldActOnAWake() throws InterruptedException {
+		AtomicBoolean mailAsleep = new AtomicBoolean();
+		List<String> wokenWhenAsleep = new CopyOnWriteArrayList<>();
+		SqliteChangeWatcher watching = new SqliteChangeWatcher(database.dataSource(), List.of("mail"), Duration.ofMillis(5));
+		watching.start(wokenWhenAsleep::add, queue -> mailAsleep.get());
+		try {
+			fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().queue("mail"));
+			Thread.sleep(200);
+			assertThat(wokenWhenAsleep).isEmpty();
+
+			mailAsleep.set(true);
+
+			await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(wokenWhenAsleep).containsExactly("mail"));
+		}
+		finally {
+			watching.stop();
 		}
 	}
 

@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import javax.sql.DataSource;
@@ -22,7 +24,8 @@ import dev.jobqueue.store.ConnectionWatcher;
  *
  * <p>A change wakes only the queues that now have a due job and are not paused (one read of the ready
  * index each), so that the stream of commits of running jobs does not send idle pollers claiming for
- * nothing; the commit of a resume wakes the resumed queue's pollers. Jobs that become
+ * nothing; the commit of a resume wakes the resumed queue's pollers. A queue whose pollers are claiming, or whose
+ * threads are all busy, is read once they wait ({@code ConnectionWatcher.wakeDue}). Jobs that become
  * due later, with no commit, are found by the pollers' own look-ahead (see {@code QueuePoller}), which
  * spans a poll interval.
  *
@@ -82,21 +85,23 @@ public final class SqliteChangeWatcher extends ConnectionWatcher {
 			// Nothing seen yet: the first read counts as a change, so that jobs committed while the watcher
 			// was starting are not left to the poll interval.
 			long seen = Long.MIN_VALUE;
+			Set<String> changedQueues = new LinkedHashSet<>();
 			do {
 				long current = read(version);
 				if (current != seen && everyChange) {
 					seen = current;
 					wake.accept("");
 				}
-				else if (current != seen) {
-					seen = current;
-					for (String queue : queues) {
+				else if (!everyChange) {
+					if (current != seen) {
+						seen = current;
+						changedQueues.addAll(queues);
+					}
+					wakeDue(changedQueues, queue -> {
 						due.setString(1, queue);
 						due.setString(2, queue);
-						if (hasRow(due)) {
-							wake.accept(queue);
-						}
-					}
+						return hasRow(due);
+					}, wake);
 				}
 			}
 			while (sleep(interval));
