@@ -87,13 +87,9 @@ class QueuePollerGatherTest {
 	@Test
 	void aThreadFreedAfterAFullClaimWaitsForASecondSoThatOneClaimTakesBoth() throws InterruptedException {
 		startRuntime(Duration.ofSeconds(2));
-		List<Long> first = takeStarted(4);
 
-		release(first.get(0));
-		Thread.sleep(CLAIM.toMillis() / 4);
-		release(first.get(1));
+		releaseTwoOfTheFirstClaim(CLAIM.dividedBy(4));
 
-		assertThat(takeStarted(2)).hasSize(2);
 		assertThat(limits).containsExactly(4, 2);
 	}
 
@@ -111,14 +107,19 @@ class QueuePollerGatherTest {
 	@Test
 	void theWaitIsNeverLongerThanThePollInterval() throws InterruptedException {
 		startRuntime(Duration.ofMillis(200));
-		List<Long> first = takeStarted(4);
 
-		release(first.get(0));
-		Thread.sleep(CLAIM.toMillis() * 3 / 5);
-		release(first.get(1));
+		releaseTwoOfTheFirstClaim(CLAIM.multipliedBy(3).dividedBy(5));
 
-		assertThat(takeStarted(2)).hasSize(2);
 		assertThat(limits).startsWith(4, 1);
+	}
+
+	/** Lets two jobs of the first claim finish, {@code apart} from each other, and waits for the two that follow. */
+	private void releaseTwoOfTheFirstClaim(Duration apart) throws InterruptedException {
+		List<Long> first = takeStarted(4);
+		release(first.get(0));
+		Thread.sleep(apart.toMillis());
+		release(first.get(1));
+		assertThat(takeStarted(2)).hasSize(2);
 	}
 
 	private void release(long job) {
