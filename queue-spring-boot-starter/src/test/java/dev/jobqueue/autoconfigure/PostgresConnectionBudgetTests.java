@@ -3,6 +3,10 @@ package dev.jobqueue.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,6 +23,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import org.postgresql.PGConnection;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -58,9 +64,7 @@ class PostgresConnectionBudgetTests {
 			JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(URL));
 			jdbc.sql("CREATE TABLE budget_effect (job_id bigint NOT NULL)").update();
 
-			List<Long> sleeping = jobs.enqueueAll(IntStream.range(0, 1_500)
-				.mapToObj(i -> new NewJobRequest("budget-sleep", 10 + i % 30))
-				.toList());
+			List<Long> sleeping = enqueueAndAwaitItsNotification(jobs, pool);
 			try (ActiveConnections active = ActiveConnections.watch(pool)) {
 				awaitSucceeded(jdbc, sleeping.size(), "budget-sleep");
 				assertThat(active.max()).as("the application's connections in use while only sleeping handlers ran")
@@ -82,6 +86,26 @@ class PostgresConnectionBudgetTests {
 			assertThat(jdbc.sql("SELECT count(DISTINCT job_id) FROM budget_effect").query(Long.class).single())
 				.isEqualTo(touching.size() / 2);
 		});
+	}
+
+	/**
+	 * Enqueues the sleeping jobs and waits for the notification of their queue, which the store sends after the
+	 * commit on a thread of its own, through the application's pool: it belongs to the enqueue, and sampled
+	 * with the handlers it was a connection in use while they ran.
+	 */
+	private static List<Long> enqueueAndAwaitItsNotification(JobQueue jobs, HikariPoolMXBean pool)
+			throws SQLException {
+		try (Connection listening = DriverManager.getConnection(URL); Statement listen = listening.createStatement()) {
+			listen.execute("LISTEN jobqueue_ready");
+			List<Long> sleeping = jobs.enqueueAll(IntStream.range(0, 1_500)
+				.mapToObj(i -> new NewJobRequest("budget-sleep", 10 + i % 30))
+				.toList());
+			assertThat(listening.unwrap(PGConnection.class).getNotifications(10_000)).as("the enqueue's notification")
+				.isNotEmpty();
+			await("the notifier's connection back in the pool").atMost(Duration.ofSeconds(5))
+				.until(() -> pool.getActiveConnections() == 0);
+			return sleeping;
+		}
 	}
 
 	private static void awaitSucceeded(JdbcClient jdbc, long count, String kind) {
