@@ -1,6 +1,8 @@
 package dev.jobqueue.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Iterator;
@@ -89,26 +91,24 @@ public abstract class ConnectionWatcher implements WakeupSource {
 		}
 	}
 
-	/** Whether a queue has a due job: a read of the database. */
-	@FunctionalInterface
-	protected interface DueProbe {
-
-		boolean due(String queue) throws SQLException;
-	}
-
 	/**
-	 * Probes each queue of {@code changed} whose pollers would act on a wake now, wakes those with a due job, and
-	 * leaves the others in {@code changed} for a later pass, so that they are probed once their pollers wait. A
-	 * poller that is claiming, or whose threads are all busy, finds the jobs itself, and the probe reads the head
-	 * of the claim index, which its claims are busy with.
+	 * Reads, with {@code due}, each queue of {@code changed} whose pollers would act on a wake now, wakes those with a
+	 * due job, and leaves the others in {@code changed} for a later pass, so that they are read once their pollers
+	 * wait. A poller that is claiming, or whose threads are all busy, finds the jobs itself, and the read walks the
+	 * head of the claim index, which its claims are busy with. {@code due} takes the queue's name as both its
+	 * parameters (its rows and its pause).
 	 */
-	protected final void wakeDue(Set<String> changed, DueProbe probe, Consumer<String> wake) throws SQLException {
+	protected final void wakeDue(Set<String> changed, PreparedStatement due, Consumer<String> wake) throws SQLException {
 		for (Iterator<String> queues = changed.iterator(); queues.hasNext();) {
 			String queue = queues.next();
 			if (wanted.test(queue)) {
 				queues.remove();
-				if (probe.due(queue)) {
-					wake.accept(queue);
+				due.setString(1, queue);
+				due.setString(2, queue);
+				try (ResultSet result = due.executeQuery()) {
+					if (result.next()) {
+						wake.accept(queue);
+					}
 				}
 			}
 		}

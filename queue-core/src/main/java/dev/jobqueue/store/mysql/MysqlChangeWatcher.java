@@ -94,18 +94,10 @@ final class MysqlChangeWatcher extends ConnectionWatcher {
 					if (changed) {
 						changedQueues.addAll(queues);
 					}
-					wakeDue(changedQueues, queue -> due(due, queue), wake);
+					wakeDue(changedQueues, due, wake);
 				}
 			}
 			while (sleep(interval));
-		}
-	}
-
-	private static boolean due(PreparedStatement due, String queue) throws SQLException {
-		due.setString(1, queue);
-		due.setString(2, queue);
-		try (ResultSet result = due.executeQuery()) {
-			return result.next();
 		}
 	}
 

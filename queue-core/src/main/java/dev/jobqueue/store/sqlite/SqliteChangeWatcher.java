@@ -97,11 +97,7 @@ public final class SqliteChangeWatcher extends ConnectionWatcher {
 						seen = current;
 						changedQueues.addAll(queues);
 					}
-					wakeDue(changedQueues, queue -> {
-						due.setString(1, queue);
-						due.setString(2, queue);
-						return hasRow(due);
-					}, wake);
+					wakeDue(changedQueues, due, wake);
 				}
 			}
 			while (sleep(interval));
@@ -113,12 +109,6 @@ public final class SqliteChangeWatcher extends ConnectionWatcher {
 		try (ResultSet result = version.executeQuery()) {
 			result.next();
 			return result.getLong(1);
-		}
-	}
-
-	private static boolean hasRow(PreparedStatement query) throws SQLException {
-		try (ResultSet result = query.executeQuery()) {
-			return result.next();
 		}
 	}
 }
