@@ -224,6 +224,32 @@ public abstract class ClaimContractTest {
 		claimed.forEach(j -> assertThat(fixture.state(j.id())).isEqualTo(JobState.succeeded));
 	}
 
+	/**
+	 * Of a batch, the held leases are written and exactly the others reported lost: one whose job was reaped and
+	 * is running again under a newer lease, and one whose job its newer holder has finished already.
+	 */
+	@Test
+	void completeAllReportsExactlyTheLostLeasesOfABatchAndWritesOnlyTheHeldOnes() {
+		enqueue("held", EnqueueOptions.defaults());
+		enqueue("running again", EnqueueOptions.defaults());
+		enqueue("finished again", EnqueueOptions.defaults());
+		List<ClaimedJob> claimed = store.claim("default", KINDS, 3, "stale", LEASE);
+		ClaimedJob held = claimed.get(0);
+		store.heartbeat("stale", List.of(claimed.get(1).lease(), claimed.get(2).lease()), Duration.ofMillis(1));
+		awaitLeaseExpiry();
+		assertThat(store.reapExpired(10)).isEqualTo(2);
+		List<ClaimedJob> fresh = store.claim("default", KINDS, 2, "fresh", LEASE);
+		ClaimedJob finishedAgain = fresh.stream().filter(j -> j.id() == claimed.get(2).id()).findFirst().orElseThrow();
+		assertThat(store.complete(finishedAgain.lease(), "\"fresh\"")).isTrue();
+
+		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "\"stale\"")).toList());
+
+		assertThat(lost).containsExactlyInAnyOrder(claimed.get(1).lease(), claimed.get(2).lease());
+		assertThat(fixture.job(held.id()).result()).contains("stale");
+		assertThat(fixture.state(claimed.get(1).id())).isEqualTo(JobState.running);
+		assertThat(fixture.job(claimed.get(2).id()).result()).contains("fresh");
+	}
+
 	@Test
 	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
 		store.enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
@@ -251,8 +277,9 @@ public abstract class ClaimContractTest {
 
 		assertThat(store.heartbeat("w", List.of(other.lease(), again.lease(), stale.lease()), LEASE))
 			.containsExactlyInAnyOrder(other.lease(), again.lease());
-		Set<Lease> lost = store.completeAll(List.of(new Completion(other.lease(), "\"other\""),
-				new Completion(again.lease(), "\"again\""), new Completion(stale.lease(), "\"stale\"")));
+		// The stale lease first: a write that picked each job's result by id alone took the first one listed.
+		Set<Lease> lost = store.completeAll(List.of(new Completion(stale.lease(), "\"stale\""),
+				new Completion(other.lease(), "\"other\""), new Completion(again.lease(), "\"again\"")));
 
 		assertThat(lost).containsExactly(stale.lease());
 		assertThat(fixture.job(stale.id()).result()).contains("again");
