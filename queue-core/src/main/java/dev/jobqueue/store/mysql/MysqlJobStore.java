@@ -108,7 +108,7 @@ public final class MysqlJobStore implements JobStore {
 		BatchTransactions batches = new BatchTransactions(dataSource);
 		MysqlClaim claim = claimMethod == MysqlClaimMethod.SKIP_LOCKED ? new MysqlLockingClaim(jdbc, transactions)
 				: new MysqlCasClaim(jdbc);
-		this.enqueue = new MysqlEnqueue(jdbc, named, batches);
+		this.enqueue = new MysqlEnqueue(jdbc, template, batches);
 		this.leases = new MysqlLeases(jdbc, named, transactions, claim);
 		this.maintenance = new MysqlMaintenance(jdbc, named, transactions);
 		this.control = new MysqlHandlerControl(jdbc);
