@@ -120,11 +120,11 @@ final class MysqlLeases {
 	/**
 	 * One fenced update in auto-commit, each row with its own result: ELT picks, for the row's id and token, the
 	 * result at their position in the list FIELD searches (by both, since a batch may hold a stale lease of a job
-	 * beside its current one). It locks its rows through the primary key in id order, as the
-	 * heartbeat and the reaper do, so the three queue up rather than deadlock. MySQL's UPDATE returns no rows,
-	 * only how many it matched: when that is every lease, none was lost, which is nearly always so; otherwise a
-	 * read says which rows it finished (see {@link #finishedBy}). A locking read, the update and the commit in a
-	 * transaction of our own were six statements per batch, the auto-commit and isolation ones included.
+	 * beside its current one). It locks its rows through the primary key in id order, as the heartbeat and the
+	 * reaper do, so the three queue up rather than deadlock. MySQL's UPDATE returns no rows, only how many it
+	 * matched: when that is every lease, none was lost, which is nearly always so; otherwise a read says which rows
+	 * it finished (see {@link #finishedBy}). A locking read, the update and the commit in a transaction of our own
+	 * were six statements per batch, the auto-commit and isolation ones included.
 	 */
 	Set<Lease> completeAll(Collection<Completion> completions) {
 		if (completions.isEmpty()) {
