@@ -2,16 +2,11 @@ package dev.jobqueue.runtime;
 
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +21,10 @@ import dev.jobqueue.store.WakeupSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The worker side of one node: a poller and a pool of threads per queue, plus the heartbeat (which also keeps
- * the node's row in the node registry, {@link NodeRegistry}), the watchdog and the scheduler of recurring jobs,
- * and, while this node holds the maintenance lease, the reaper, the pruner and the vacuumer ({@link Maintenance}),
- * each on threads the runtime owns. {@link #stop()} is graceful and never hands over a job whose handler still
+ * The worker side of one node: a poller and a pool of threads per queue ({@link QueueWorkers}), plus the
+ * heartbeat (which also keeps the node's row in the node registry, {@link NodeRegistry}), the watchdog and the
+ * scheduler of recurring jobs, and, while this node holds the maintenance lease, the reaper, the pruner and the
+ * vacuumer ({@link Maintenance}), each on threads the runtime owns. {@link #stop()} is graceful and never hands over a job whose handler still
  * runs: see {@link #stop()}.
  */
 public final class JobRuntime {
@@ -55,12 +50,7 @@ public final class JobRuntime {
 
 	private final JobRunner runner;
 
-	/** Written by start and stop, read by {@link #wake} on the threads of listeners and enqueues. */
-	private final Map<String, QueuePoller> pollers = new ConcurrentHashMap<>();
-
-	private final List<ExecutorService> workerPools = new ArrayList<>();
-
-	private final List<Thread> pollerThreads = new ArrayList<>();
+	private final QueueWorkers queueWorkers;
 
 	private final Heartbeater heartbeater;
 
@@ -126,6 +116,7 @@ public final class JobRuntime {
 		this.node = new NodeRegistry(ownStore, owner, settings.queues(), handlers, settings.heartbeatInterval());
 		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);
+		this.queueWorkers = new QueueWorkers(handlers, owner, ownStore, runner, liveness, settings);
 	}
 
 	/** Who holds the leases this runtime takes: host, process and a random part unique to this runtime. */
@@ -160,8 +151,10 @@ public final class JobRuntime {
 		node.register();
 		running = true;
 		completions.start();
-		settings.queues().forEach(this::startQueue);
-		wakeupSources.forEach(source -> source.start(this::wake, this::wantsWake));
+		settings.queues().forEach(queueWorkers::start);
+		// A wakeup source that reads the database to learn whether a queue has jobs reads it only for the queues
+		// whose pollers a wake would make claim now.
+		wakeupSources.forEach(source -> source.start(this::wake, queueWorkers::wantsWake));
 		startLeaseKeeping();
 		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness);
 		maintenance.start();
@@ -191,18 +184,6 @@ public final class JobRuntime {
 		schedulerThread = new NamedThreads("jobqueue-scheduler")
 			.newThread(() -> scheduler.loop(liveness, settings.pollInterval()));
 		schedulerThread.start();
-	}
-
-	private void startQueue(String queue, int concurrency) {
-		ExecutorService workers = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, handlers, owner, settings.lease(), ownStore, runner,
-				workers, liveness);
-		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
-		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
-		workerPools.add(workers);
-		pollers.put(queue, poller);
-		pollerThreads.add(thread);
-		thread.start();
 	}
 
 	/**
@@ -244,19 +225,7 @@ public final class JobRuntime {
 
 	/** Wakes the poller of {@code queue}, if this node works it: a job may be waiting. */
 	public void wake(String queue) {
-		QueuePoller poller = pollers.get(queue);
-		if (poller != null) {
-			poller.wake();
-		}
-	}
-
-	/**
-	 * Whether a wake would make the poller of {@code queue} claim now (it is asleep, with a free thread): a wakeup
-	 * source that reads the database to learn whether a queue has jobs reads it for these queues only.
-	 */
-	private boolean wantsWake(String queue) {
-		QueuePoller poller = pollers.get(queue);
-		return poller != null && poller.wantsWake();
+		queueWorkers.wake(queue);
 	}
 
 	public boolean isRunning() {
@@ -284,13 +253,11 @@ public final class JobRuntime {
 		}
 		running = false;
 		wakeupSources.forEach(WakeupSource::stop);
-		pollerThreads.forEach(Thread::interrupt);
-		pollerThreads.forEach(JobRuntime::join);
+		queueWorkers.stopClaiming();
 		stopScheduler();
-		workerPools.forEach(ExecutorService::shutdown);
-		if (!awaitWorkers(settings.shutdownTimeout())) {
+		if (!queueWorkers.awaitJobs(settings.shutdownTimeout())) {
 			interruptRunning();
-			if (!awaitWorkers(settings.shutdownGrace())) {
+			if (!queueWorkers.awaitJobs(settings.shutdownGrace())) {
 				log.warn("{} job(s) ignored the interrupt and still run; their leases are kept until they end",
 						inFlight.executions().size());
 			}
@@ -301,16 +268,14 @@ public final class JobRuntime {
 		maintenance.stop();
 		node.deregister();
 		retireLeaseKeepingWhenIdle();
-		pollers.clear();
-		workerPools.clear();
-		pollerThreads.clear();
+		queueWorkers.clear();
 		log.info("jobqueue runtime {} stopped", owner);
 	}
 
 	private void stopScheduler() {
 		if (schedulerThread != null) {
 			schedulerThread.interrupt();
-			join(schedulerThread);
+			QueueWorkers.join(schedulerThread);
 			schedulerThread = null;
 		}
 	}
@@ -337,35 +302,6 @@ public final class JobRuntime {
 		retire.run();
 		if (!executor.isShutdown()) {
 			liveness.every(executor, "lease keeping", retire, settings.heartbeatInterval());
-		}
-	}
-
-	/** Waits up to {@code timeout} for every worker pool to finish; true when they all did. */
-	private boolean awaitWorkers(Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		boolean finished = true;
-		for (ExecutorService pool : workerPools) {
-			finished &= awaitUntil(pool, deadline);
-		}
-		return finished;
-	}
-
-	private static boolean awaitUntil(ExecutorService pool, long deadlineNanos) {
-		try {
-			return pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private static void join(Thread thread) {
-		try {
-			thread.join();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
