@@ -1,6 +1,10 @@
 #!/bin/bash
-# perfpoller.sh JAR TAG: a 100,000-job drain; perf of the poller's server thread and the flusher's over 8 s
+# mid.sh JAR TAG: a 100,000-job drain of jobqueue alone; over 8 s once 15,000 jobs have finished, the jobs finished,
+# the server's CPU summed over mariadbd's threads and the threads that used more than 1 s of it; with PERF=1 also a
+# perf profile of mariadbd over those 8 s in /tmp/perf/TAG.data, and the thread of the connection that sent the
+# claim's confirmation (the poller's) in /tmp/perf/TAG.poller; then the whole drain's rate.
 JAR=$1; TAG=$2
+mkdir -p /tmp/perf
 mysql -uroot -e "drop database if exists test_bench; create database test_bench"
 (JOBQUEUE_BENCH_MYSQL_URL='jdbc:mariadb://127.0.0.1:3306/test_bench?user=root' java -jar $JAR drain --database mysql --systems jobqueue --jobs 100000 --out /tmp/big.tsv > /tmp/big.out 2>&1 &)
 M=$(pgrep -x mariadbd)
