@@ -29,8 +29,12 @@ public enum MysqlClaimMethod {
 		}
 		int major = Integer.parseInt(numbers.group(1));
 		int minor = Integer.parseInt(numbers.group(2));
-		boolean mariadb = version.toLowerCase(Locale.ROOT).contains("mariadb");
-		boolean skipLocked = mariadb ? major > 10 || (major == 10 && minor >= 6) : major >= 8;
+		boolean skipLocked = isMariadb(version) ? major > 10 || (major == 10 && minor >= 6) : major >= 8;
 		return skipLocked ? SKIP_LOCKED : COMPARE_AND_SET;
+	}
+
+	/** Whether {@code version}, a server's answer to {@code SELECT VERSION()}, is MariaDB's. */
+	static boolean isMariadb(String version) {
+		return version.toLowerCase(Locale.ROOT).contains("mariadb");
 	}
 }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -57,15 +56,10 @@ final class MysqlEnqueue {
 
 	private final BatchTransactions transactions;
 
-	/** Whether the server is MariaDB, whose INSERT has RETURNING; read once, at the first batch. */
-	private volatile Boolean returning;
+	/** Whether the server is MariaDB, whose INSERT has RETURNING. */
+	private final boolean returning;
 
-	MysqlEnqueue(JdbcClient jdbc, JdbcTemplate template, BatchTransactions transactions) {
-		this(jdbc, template, transactions, null);
-	}
-
-	/** With {@code returning} given rather than read from the server: a test runs MySQL's way on MariaDB. */
-	MysqlEnqueue(JdbcClient jdbc, JdbcTemplate template, BatchTransactions transactions, Boolean returning) {
+	MysqlEnqueue(JdbcClient jdbc, JdbcTemplate template, BatchTransactions transactions, boolean returning) {
 		this.jdbc = jdbc;
 		this.template = template;
 		this.transactions = transactions;
@@ -123,15 +117,8 @@ final class MysqlEnqueue {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
-		List<Long> ids = serverReturns() ? insertReturning(jobs) : insertBatch(jobs);
+		List<Long> ids = returning ? insertReturning(jobs) : insertBatch(jobs);
 		return ids.stream().map(id -> new EnqueueResult(id, true)).toList();
-	}
-
-	private boolean serverReturns() {
-		if (returning == null) {
-			returning = jdbc.sql("SELECT VERSION()").query(String.class).single().toLowerCase(Locale.ROOT).contains("mariadb");
-		}
-		return returning;
 	}
 
 	/**

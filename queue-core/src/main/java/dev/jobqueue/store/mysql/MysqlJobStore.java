@@ -86,8 +86,11 @@ public final class MysqlJobStore implements JobStore {
 
 	/** As {@link #MysqlJobStore(DataSource, Duration, MysqlClaimMethod)}, the claim chosen by the server's version. */
 	public MysqlJobStore(DataSource dataSource, Duration statementTimeout) {
-		this(dataSource, statementTimeout, MysqlClaimMethod.forServer(
-				JdbcClient.create(dataSource).sql("SELECT VERSION()").query(String.class).single()));
+		this(dataSource, statementTimeout, serverVersion(dataSource));
+	}
+
+	private MysqlJobStore(DataSource dataSource, Duration statementTimeout, String serverVersion) {
+		this(dataSource, statementTimeout, MysqlClaimMethod.forServer(serverVersion), serverVersion);
 	}
 
 	/**
@@ -98,6 +101,12 @@ public final class MysqlJobStore implements JobStore {
 	 * {@code SET STATEMENT max_statement_time}, MySQL Connector/J kills the query from a timer.
 	 */
 	public MysqlJobStore(DataSource dataSource, Duration statementTimeout, MysqlClaimMethod claimMethod) {
+		this(dataSource, statementTimeout, claimMethod, serverVersion(dataSource));
+	}
+
+	/** @param serverVersion what the server answers to {@code SELECT VERSION()} */
+	private MysqlJobStore(DataSource dataSource, Duration statementTimeout, MysqlClaimMethod claimMethod,
+			String serverVersion) {
 		JdbcTemplate template = new JdbcTemplate(dataSource);
 		if (!statementTimeout.isZero()) {
 			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
@@ -108,7 +117,7 @@ public final class MysqlJobStore implements JobStore {
 		BatchTransactions batches = new BatchTransactions(dataSource);
 		MysqlClaim claim = claimMethod == MysqlClaimMethod.SKIP_LOCKED ? new MysqlLockingClaim(jdbc, transactions)
 				: new MysqlCasClaim(jdbc);
-		this.enqueue = new MysqlEnqueue(jdbc, template, batches);
+		this.enqueue = new MysqlEnqueue(jdbc, template, batches, MysqlClaimMethod.isMariadb(serverVersion));
 		this.leases = new MysqlLeases(jdbc, named, transactions, claim);
 		this.maintenance = new MysqlMaintenance(jdbc, named, transactions);
 		this.control = new MysqlHandlerControl(jdbc);
@@ -123,6 +132,10 @@ public final class MysqlJobStore implements JobStore {
 		this.bulk = new MysqlBulk(jdbc, transactions);
 		this.telemetry = new MysqlTelemetry(jdbc);
 		this.testSupport = new MysqlTestSupport(jdbc);
+	}
+
+	private static String serverVersion(DataSource dataSource) {
+		return JdbcClient.create(dataSource).sql("SELECT VERSION()").query(String.class).single();
 	}
 
 	@Override
