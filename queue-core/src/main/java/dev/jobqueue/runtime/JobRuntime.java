@@ -133,7 +133,7 @@ public final class JobRuntime {
 	public synchronized void addWakeupSource(WakeupSource source) {
 		wakeupSources.add(source);
 		if (running) {
-			source.start(this::wake);
+			source.start(this::wake, queueWorkers::wantsWake);
 		}
 	}
 
