@@ -89,11 +89,9 @@ final class QueuePoller {
 		}
 		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
 		long sentAt = System.nanoTime();
-		// Only the kinds served here: a job of another kind waits, untouched, for a node that serves it.
-		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
+		List<ClaimedJob> jobs = claim(free);
 		lastClaimNanos = System.nanoTime() - sentAt;
 		saturated = jobs.size() == free;
-		confirm(jobs);
 		for (ClaimedJob job : jobs) {
 			Execution execution = runner.accept(job, sentAt);
 			busy.incrementAndGet();
@@ -110,6 +108,20 @@ final class QueuePoller {
 			});
 		}
 		return jobs.size();
+	}
+
+	/**
+	 * Claims up to {@code free} jobs, confirmed before any of their handlers starts: by the claim's own update where
+	 * the store can, by a statement of its own when the answer arrived otherwise. Only the kinds served here: a job
+	 * of another kind waits, untouched, for a node that serves it.
+	 */
+	private List<ClaimedJob> claim(int free) {
+		if (store.confirmsInClaim()) {
+			return store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
+		}
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
+		confirm(jobs);
+		return jobs;
 	}
 
 	/**

@@ -80,6 +80,27 @@ public interface JobStore {
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
 
 	/**
+	 * Whether this store's claims can confirm themselves ({@link #claimConfirmed}): where the database sends a
+	 * claim's rows before the claim commits, the claim's own update can record that they reached the worker, and
+	 * spare the worker {@link #confirm}'s statement.
+	 */
+	default boolean confirmsInClaim() {
+		return false;
+	}
+
+	/**
+	 * Claims as {@link #claim}, for a worker that starts the jobs as soon as they arrive, the claim confirmed by its
+	 * own update as {@link #confirm} would confirm it; only where {@link #confirmsInClaim()}. A claim that fails once
+	 * its update was sent, as when the answer to its commit is lost, takes the confirmation back by another statement
+	 * before it throws, so that the reaper gives back the attempts of a claim whose answer never arrived, as for
+	 * {@link #claim}; if the database cannot be reached for that either, the reaper counts them.
+	 */
+	default List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		throw new UnsupportedOperationException("The " + vendor() + " store confirms a claim once its answer arrived");
+	}
+
+	/**
 	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with
 	 * {@code versions} is due, by the database's clock, when one is due within {@code horizon}; zero or
 	 * negative when one is due already (another claim holds it, or it became due since the last claim).

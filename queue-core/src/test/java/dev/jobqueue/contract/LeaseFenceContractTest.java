@@ -105,7 +105,7 @@ public abstract class LeaseFenceContractTest {
 		long id = fixture.queue().enqueue("late", new Greeting("Ada", 1));
 		// The first claim's answer arrives only once its lease has run out and the job was reaped.
 		AtomicBoolean heldBack = new AtomicBoolean();
-		JobStore slowClaim = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
+		JobStore slowClaim = InterceptedStore.aroundClaims(fixture.store(), (args, proceed) -> {
 			Object claimed = proceed.call();
 			if (!((List<?>) claimed).isEmpty() && heldBack.compareAndSet(false, true)) {
 				await().atMost(WAIT).until(() -> fixture.state(id) == JobState.ready);
@@ -115,9 +115,11 @@ public abstract class LeaseFenceContractTest {
 		fixture.startRuntime(slowClaim, SETTINGS, new CountingListener());
 
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded));
-		// The late claim was never confirmed, so the reaper gave its attempt back: the run is attempt 1.
-		assertThat(attempts).containsExactly(1);
-		assertThat(fixture.job(id).attempt()).isEqualTo(1);
+		// A late claim that its worker had not confirmed gets its attempt back at the reap: the run is attempt 1. One
+		// that confirmed itself (MySQL: the rows arrived before the claim's update) keeps it: the run is attempt 2.
+		int run = fixture.store().confirmsInClaim() ? 2 : 1;
+		assertThat(attempts).containsExactly(run);
+		assertThat(fixture.job(id).attempt()).isEqualTo(run);
 	}
 
 	private void enter() {

@@ -249,7 +249,7 @@ public abstract class PauseContractTest {
 
 	/** The database's store, its claims counted once they have answered. */
 	private JobStore counting(AtomicInteger claims) {
-		return InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
+		return InterceptedStore.aroundClaims(fixture.store(), (args, proceed) -> {
 			Object claimed = proceed.call();
 			claims.incrementAndGet();
 			return claimed;

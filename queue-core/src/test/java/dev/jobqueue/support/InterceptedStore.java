@@ -3,6 +3,7 @@ package dev.jobqueue.support;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import dev.jobqueue.store.JobStore;
@@ -24,8 +25,20 @@ public final class InterceptedStore {
 	}
 
 	public static JobStore around(JobStore store, String operation, Around around) {
+		return around(store, Set.of(operation), around);
+	}
+
+	/**
+	 * The poller's claims wrapped, whichever way the store claims for a poller: {@code claim}, or
+	 * {@code claimConfirmed} where its claims confirm themselves (MySQL).
+	 */
+	public static JobStore aroundClaims(JobStore store, Around around) {
+		return around(store, Set.of("claim", "claimConfirmed"), around);
+	}
+
+	private static JobStore around(JobStore store, Set<String> operations, Around around) {
 		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
-				(proxy, method, args) -> method.getName().equals(operation)
+				(proxy, method, args) -> operations.contains(method.getName())
 						? around.call(args, () -> invoke(store, method, args)) : invoke(store, method, args));
 	}
 

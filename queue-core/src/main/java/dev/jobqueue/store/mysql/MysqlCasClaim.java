@@ -47,7 +47,7 @@ final class MysqlCasClaim implements MysqlClaim {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
+			Duration lease, MysqlClaimConfirmation confirmation) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		List<MysqlCandidate> candidates = jdbc.sql(CANDIDATES)
 			.param("queue", queue)
@@ -61,22 +61,29 @@ final class MysqlCasClaim implements MysqlClaim {
 			if (claimed.size() == limit) {
 				break;
 			}
-			if (compareAndSet(candidate, owner, lease)) {
-				claimed.add(candidate.claimed(candidate.claimedAt()));
+			ClaimedJob job = candidate.claimed(candidate.claimedAt());
+			confirmation.sending(List.of(job.lease()));
+			if (compareAndSet(candidate, owner, lease, confirmation.confirms())) {
+				claimed.add(job);
 			}
 		}
 		return claimed;
 	}
 
-	/** Claims the candidate if it is still ready at the token the read saw; whether it did. */
-	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease) {
+	/**
+	 * Claims the candidate if it is still ready at the token the read saw, confirmed or not; whether it did. Each is
+	 * a statement in auto-commit, so a claim that fails has committed the ones before: it takes back the
+	 * confirmation of every candidate it sent (MysqlLeases.claimConfirmed).
+	 */
+	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease, boolean confirmed) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 				    lease_expires_at = :now + INTERVAL :leaseMicros MICROSECOND, started_at = :now,
-				    claim_confirmed = FALSE
+				    claim_confirmed = :confirmed
 				WHERE id = :id AND state = 'ready' AND lease_token = :token""")
 			.param("owner", owner)
+			.param("confirmed", confirmed)
 			.param("now", MysqlRows.parameter(candidate.claimedAt()))
 			.param("leaseMicros", MysqlRows.micros(lease))
 			.param("id", candidate.id())

@@ -215,6 +215,17 @@ public final class MysqlJobStore implements JobStore {
 	}
 
 	@Override
+	public boolean confirmsInClaim() {
+		return true;
+	}
+
+	@Override
+	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return leases.claimConfirmed(queue, versions, limit, owner, lease);
+	}
+
+	@Override
 	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		return leases.nextDueWithin(queue, versions, horizon);
 	}

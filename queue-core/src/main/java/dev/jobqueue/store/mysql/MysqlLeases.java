@@ -77,7 +77,51 @@ final class MysqlLeases {
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
 		}
-		return claim.claim(queue, versions, limit, owner, lease);
+		return claim.claim(queue, versions, limit, owner, lease, MysqlClaimConfirmation.afterAnswer());
+	}
+
+	/**
+	 * The claim, confirmed by its own update: MySQL sends the rows of the claim's reads before its update and commit,
+	 * so the worker holds them when the update is written, and is spared the confirmation's statement and commit.
+	 * What the worker may not hold is the answer to the commit. A claim that fails, having sent its update, cannot
+	 * tell whether it committed: it takes the confirmation back, on a connection of its own, from the leases its
+	 * update would have written to this owner. If the commit went through, the jobs are then unconfirmed, as after a
+	 * plain claim whose answer was lost, and the reaper gives their attempts back; if it did not, no row holds those
+	 * leases (this owner's next claim of the queue comes after this one), and nothing changes.
+	 */
+	List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		if (versions.isEmpty() || limit <= 0) {
+			return List.of();
+		}
+		MysqlClaimConfirmation confirmation = MysqlClaimConfirmation.inClaim();
+		try {
+			return claim.claim(queue, versions, limit, owner, lease, confirmation);
+		}
+		catch (RuntimeException ex) {
+			takeBackConfirmation(owner, confirmation.sent(), ex);
+			throw ex;
+		}
+	}
+
+	/** Sets {@code leases} unconfirmed where {@code owner} holds them; a failure to is kept on {@code failure}. */
+	private void takeBackConfirmation(String owner, List<Lease> leases, RuntimeException failure) {
+		if (leases.isEmpty()) {
+			return;
+		}
+		try {
+			jdbc.sql("""
+					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+					SET claim_confirmed = FALSE
+					WHERE id IN (:ids) AND (id, lease_token) IN (:leases) AND state = 'running' AND lease_owner = :owner""")
+				.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
+				.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
+				.param("owner", owner)
+				.update();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
 	}
 
 	/**

@@ -86,7 +86,7 @@ final class MysqlLockingClaim implements MysqlClaim {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
+			Duration lease, MysqlClaimConfirmation confirmation) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		return transactions.run(() -> {
 			List<Long> due = jdbc.sql(CANDIDATES)
@@ -109,20 +109,22 @@ final class MysqlLockingClaim implements MysqlClaim {
 				return List.of();
 			}
 			LocalDateTime now = candidates.get(0).claimedAt();
+			List<ClaimedJob> claimed = new ArrayList<>(candidates.size());
+			candidates.forEach(candidate -> claimed.add(candidate.claimed(now)));
+			confirmation.sending(claimed.stream().map(ClaimedJob::lease).toList());
 			// The lease token grows at every claim, so that writes from any earlier execution are fenced off.
 			jdbc.sql("""
 					UPDATE jobqueue_job
 					SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 					    lease_expires_at = :now + INTERVAL :leaseMicros MICROSECOND, started_at = :now,
-					    claim_confirmed = FALSE
+					    claim_confirmed = :confirmed
 					WHERE id IN (:ids)""")
 				.param("owner", owner)
 				.param("now", MysqlRows.parameter(now))
 				.param("leaseMicros", MysqlRows.micros(lease))
+				.param("confirmed", confirmation.confirms())
 				.param("ids", candidates.stream().map(MysqlCandidate::id).toList())
 				.update();
-			List<ClaimedJob> claimed = new ArrayList<>(candidates.size());
-			candidates.forEach(candidate -> claimed.add(candidate.claimed(now)));
 			return claimed;
 		});
 	}

@@ -63,7 +63,7 @@ public class FaultWorkerApplication {
 
 	/**
 	 * {@code fault.claim-answer-loss} (a share, 0 by default): the answers of that share of the claims are
-	 * lost after the claim committed ({@link ClaimAnswerLoss}). PostgreSQL only: SQLite has no network.
+	 * lost after the claim committed ({@link ClaimAnswerLoss}). PostgreSQL and MySQL only: SQLite has no network.
 	 */
 	@Bean
 	static BeanPostProcessor claimAnswerLoss(Environment environment) {
@@ -71,7 +71,7 @@ public class FaultWorkerApplication {
 		return new BeanPostProcessor() {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				return share > 0 && bean instanceof HikariDataSource pool && pool.getJdbcUrl().startsWith("jdbc:postgresql:")
+				return share > 0 && bean instanceof HikariDataSource pool && !pool.getJdbcUrl().startsWith("jdbc:sqlite:")
 						? ClaimAnswerLoss.losing(pool, share) : bean;
 			}
 		};

@@ -1,0 +1,50 @@
+package dev.jobqueue.store.mysql;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import dev.jobqueue.store.Lease;
+
+/**
+ * Whether a claim's update confirms the claim ({@code JobStore.claimConfirmed}), and, for one that does, the leases
+ * its updates were about to write: those a claim that fails must take the confirmation back from, since it cannot
+ * tell whether its commit went through. One per claim, used by the claim's thread only.
+ */
+final class MysqlClaimConfirmation {
+
+	private final boolean confirms;
+
+	private final List<Lease> sent = new ArrayList<>();
+
+	private MysqlClaimConfirmation(boolean confirms) {
+		this.confirms = confirms;
+	}
+
+	/** For {@code JobStore.claim}: the worker confirms once the answer arrived. */
+	static MysqlClaimConfirmation afterAnswer() {
+		return new MysqlClaimConfirmation(false);
+	}
+
+	/** For {@code JobStore.claimConfirmed}: the claim's update confirms. */
+	static MysqlClaimConfirmation inClaim() {
+		return new MysqlClaimConfirmation(true);
+	}
+
+	/** The value the claim's update writes to {@code claim_confirmed}. */
+	boolean confirms() {
+		return confirms;
+	}
+
+	/** Called with the leases an update is about to write, before it is sent. */
+	void sending(Collection<Lease> leases) {
+		if (confirms) {
+			sent.addAll(leases);
+		}
+	}
+
+	/** The leases a confirming claim's updates may have written. */
+	List<Lease> sent() {
+		return List.copyOf(sent);
+	}
+}
