@@ -32,10 +32,11 @@ import dev.jobqueue.store.Lease;
  * other writes touch one row.
  *
  * <p>Every fenced update names its row by primary key and says {@code FORCE INDEX (PRIMARY)}: MariaDB's optimizer,
- * finding that the reaper's {@code lease_expires_at < now} matched almost no entry of the lease index, planned the
- * update as a range of that index, which locks the index entry before the row, while a completion of the same row
- * locks the row first and then the entry it changes; the two deadlocked (MysqlOtherDriverClaimTest,
- * aCompletionRacingTheReaperIsNeverUndone). Through the primary key every write locks the row first.
+ * finding that the reaper's {@code lease_expires_at < now} matched almost no entry of the lease index (dropped since,
+ * V28), planned the update as a range of that index, which locks the index entry before the row, while a completion
+ * of the same row locks the row first and then the entry it changes; the two deadlocked (MysqlOtherDriverClaimTest,
+ * aCompletionRacingTheReaperIsNeverUndone). Through the primary key every write locks the row first, whatever
+ * secondary index a condition could be read from.
  *
  * <p>MySQL runs the assignments of an UPDATE left to right, each seeing the ones before it: the error history's
  * entry, which reads the attempt and the lease owner, is written before they change.
@@ -292,9 +293,10 @@ final class MysqlLeases {
 	}
 
 	/**
-	 * Sets the confirmation flag only, so that the lease index is not written, unlike the heartbeat's. One
-	 * statement in auto-commit: the ids' list is a range of the primary key, read in id order like the batched
-	 * writes, and the pairs keep each lease's token; a row already confirmed is left alone.
+	 * Sets the confirmation flag only and leaves the expiry alone, unlike the heartbeat (the poller's claims confirm
+	 * themselves here: {@link #claimConfirmed}). One statement in auto-commit: the ids' list is a range of the primary
+	 * key, read in id order like the batched writes, and the pairs keep each lease's token; a row already confirmed
+	 * is left alone.
 	 */
 	void confirm(String owner, Collection<Lease> leases) {
 		if (leases.isEmpty()) {
