@@ -114,7 +114,8 @@ final class MysqlLeases {
 			jdbc.sql("""
 					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 					SET claim_confirmed = FALSE
-					WHERE id IN (:ids) AND (id, lease_token) IN (:leases) AND state = 'running' AND lease_owner = :owner""")
+					WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
+					  AND state = 'running' AND lease_owner = :owner""")
 				.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
 				.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
 				.param("owner", owner)
