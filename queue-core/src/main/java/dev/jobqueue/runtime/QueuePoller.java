@@ -37,6 +37,9 @@ final class QueuePoller {
 
 	private final JobStore store;
 
+	/** The store's {@link JobStore#confirmsInClaim()}, a constant of the store. */
+	private final boolean confirmsInClaim;
+
 	private final JobRunner runner;
 
 	private final Executor workers;
@@ -67,6 +70,7 @@ final class QueuePoller {
 		this.owner = owner;
 		this.lease = lease;
 		this.store = store;
+		this.confirmsInClaim = store.confirmsInClaim();
 		this.runner = runner;
 		this.workers = workers;
 		this.liveness = liveness;
@@ -116,7 +120,7 @@ final class QueuePoller {
 	 * of another kind waits, untouched, for a node that serves it.
 	 */
 	private List<ClaimedJob> claim(int free) {
-		if (store.confirmsInClaim()) {
+		if (confirmsInClaim) {
 			return store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
 		}
 		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);

@@ -73,7 +73,7 @@ final class MysqlCasClaim implements MysqlClaim {
 	/**
 	 * Claims the candidate if it is still ready at the token the read saw, confirmed or not; whether it did. Each is
 	 * a statement in auto-commit, so a claim that fails has committed the ones before: it takes back the
-	 * confirmation of every candidate it sent (MysqlLeases.claimConfirmed).
+	 * confirmation of every candidate it sent (MysqlClaims.claimConfirmed).
 	 */
 	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease, boolean confirmed) {
 		return jdbc.sql("""

@@ -37,11 +37,12 @@ import dev.jobqueue.store.TableHealth;
 
 /**
  * The queue's SQL for MySQL 8 and MariaDB. Every time is the database's clock, {@code UTC_TIMESTAMP(6)}, stored as
- * {@code DATETIME(6)} in UTC. The statements are grouped by role: {@link MysqlEnqueue}, {@link MysqlLeases} (claim
- * and the fenced writes, with {@link MysqlLockingClaim} or {@link MysqlCasClaim}), {@link MysqlMaintenance} (reaper,
- * pruner), {@link MysqlMaintenanceLease}, {@link MysqlHandlerControl} (snooze, cancel), {@link MysqlSchedules},
- * {@link MysqlPauses}, {@link MysqlPromotions}, {@link MysqlNodes}, {@link MysqlExplain}, {@link MysqlSearch},
- * {@link MysqlCounts} and {@link MysqlBulk} (the operator's), {@link MysqlTelemetry}, {@link MysqlTestSupport}.
+ * {@code DATETIME(6)} in UTC. The statements are grouped by role: {@link MysqlEnqueue}, {@link MysqlClaims} (with
+ * {@link MysqlLockingClaim} or {@link MysqlCasClaim}), {@link MysqlLeases} (the fenced writes),
+ * {@link MysqlMaintenance} (reaper, pruner), {@link MysqlMaintenanceLease}, {@link MysqlHandlerControl} (snooze,
+ * cancel), {@link MysqlSchedules}, {@link MysqlPauses}, {@link MysqlPromotions}, {@link MysqlNodes},
+ * {@link MysqlExplain}, {@link MysqlSearch}, {@link MysqlCounts} and {@link MysqlBulk} (the operator's),
+ * {@link MysqlTelemetry}, {@link MysqlTestSupport}.
  */
 public final class MysqlJobStore implements JobStore {
 
@@ -50,6 +51,8 @@ public final class MysqlJobStore implements JobStore {
 	private final JdbcClient jdbc;
 
 	private final MysqlEnqueue enqueue;
+
+	private final MysqlClaims claims;
 
 	private final MysqlLeases leases;
 
@@ -118,7 +121,8 @@ public final class MysqlJobStore implements JobStore {
 		MysqlClaim claim = claimMethod == MysqlClaimMethod.SKIP_LOCKED ? new MysqlLockingClaim(jdbc, transactions)
 				: new MysqlCasClaim(jdbc);
 		this.enqueue = new MysqlEnqueue(jdbc, template, batches, MysqlClaimMethod.isMariadb(serverVersion));
-		this.leases = new MysqlLeases(jdbc, named, transactions, claim);
+		this.claims = new MysqlClaims(jdbc, claim);
+		this.leases = new MysqlLeases(jdbc, named, transactions);
 		this.maintenance = new MysqlMaintenance(jdbc, named, transactions);
 		this.control = new MysqlHandlerControl(jdbc);
 		this.schedules = new MysqlSchedules(jdbc, enqueue, batches);
@@ -211,7 +215,7 @@ public final class MysqlJobStore implements JobStore {
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease) {
-		return leases.claim(queue, versions, limit, owner, lease);
+		return claims.claim(queue, versions, limit, owner, lease);
 	}
 
 	@Override
@@ -222,12 +226,12 @@ public final class MysqlJobStore implements JobStore {
 	@Override
 	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease) {
-		return leases.claimConfirmed(queue, versions, limit, owner, lease);
+		return claims.claimConfirmed(queue, versions, limit, owner, lease);
 	}
 
 	@Override
 	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
-		return leases.nextDueWithin(queue, versions, horizon);
+		return claims.nextDueWithin(queue, versions, horizon);
 	}
 
 	@Override
@@ -262,7 +266,7 @@ public final class MysqlJobStore implements JobStore {
 
 	@Override
 	public void confirm(String owner, Collection<Lease> held) {
-		leases.confirm(owner, held);
+		claims.confirm(owner, held);
 	}
 
 	@Override

@@ -1,13 +1,10 @@
 package dev.jobqueue.store.mysql;
 
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -16,14 +13,13 @@ import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
-import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
 
 /**
- * Claim and every write about a running job on MySQL, each fenced by the job's lease: by id (the primary key,
- * whose equality locks the one row at any isolation) and lease token.
+ * Every write about a running job on MySQL but its claim and confirmation ({@link MysqlClaims}), each fenced by the
+ * job's lease: by id (the primary key, whose equality locks the one row at any isolation) and lease token.
  *
  * <p>Lock order: the batched completion and the heartbeat lock their rows in id order (the completion's one update
  * walks the primary key's ranges of its id list in order; the heartbeat reads them locking, in id order, before its
@@ -43,111 +39,16 @@ import dev.jobqueue.store.Lease;
  */
 final class MysqlLeases {
 
-	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
-	static final String NEXT_DUE = """
-			SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), min(next.run_at))
-			FROM (SELECT (SELECT run_at FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
-			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
-			                AND run_at <= UTC_TIMESTAMP(6) + INTERVAL :horizonMicros MICROSECOND
-			                AND kind IN (:kinds) AND payload_version <= ELT(FIELD(kind, :kinds), :versions)
-			                AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
-			              ORDER BY run_at
-			              LIMIT 1) AS run_at
-			      FROM (SELECT 0 AS priority UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4
-			            UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)
-			           AS priorities) AS next
-			WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)""";
-
 	private final JdbcClient jdbc;
 
 	private final NamedParameterJdbcTemplate named;
 
 	private final MysqlTransactions transactions;
 
-	private final MysqlClaim claim;
-
-	MysqlLeases(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions, MysqlClaim claim) {
+	MysqlLeases(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions) {
 		this.jdbc = jdbc;
 		this.named = named;
 		this.transactions = transactions;
-		this.claim = claim;
-	}
-
-	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
-		// A node that serves no kind of the queue takes nothing; FIELD and IN need at least one kind.
-		if (versions.isEmpty() || limit <= 0) {
-			return List.of();
-		}
-		return claim.claim(queue, versions, limit, owner, lease, MysqlClaimConfirmation.afterAnswer());
-	}
-
-	/**
-	 * The claim, confirmed by its own update: MySQL sends the rows of the claim's reads before its update and commit,
-	 * so the worker holds them when the update is written, and is spared the confirmation's statement and commit.
-	 * What the worker may not hold is the answer to the commit. A claim that fails, having sent its update, cannot
-	 * tell whether it committed: it takes the confirmation back, on a connection of its own, from the leases its
-	 * update would have written to this owner. If the commit went through, the jobs are then unconfirmed, as after a
-	 * plain claim whose answer was lost, and the reaper gives their attempts back; if it did not, no row holds those
-	 * leases (this owner's next claim of the queue comes after this one), and nothing changes.
-	 */
-	List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
-		if (versions.isEmpty() || limit <= 0) {
-			return List.of();
-		}
-		MysqlClaimConfirmation confirmation = MysqlClaimConfirmation.inClaim();
-		try {
-			return claim.claim(queue, versions, limit, owner, lease, confirmation);
-		}
-		catch (RuntimeException ex) {
-			takeBackConfirmation(owner, confirmation.sent(), ex);
-			throw ex;
-		}
-	}
-
-	/** Sets {@code leases} unconfirmed where {@code owner} holds them; a failure to is kept on {@code failure}. */
-	private void takeBackConfirmation(String owner, List<Lease> leases, RuntimeException failure) {
-		if (leases.isEmpty()) {
-			return;
-		}
-		try {
-			jdbc.sql("""
-					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-					SET claim_confirmed = FALSE
-					WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
-					  AND state = 'running' AND lease_owner = :owner""")
-				.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
-				.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
-				.param("owner", owner)
-				.update();
-		}
-		catch (RuntimeException ex) {
-			failure.addSuppressed(ex);
-		}
-	}
-
-	/**
-	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority, and why paused jobs do
-	 * not count): ten probes of the claim index, each the first entry of a priority in run-at order.
-	 */
-	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
-		if (versions.isEmpty()) {
-			return Optional.empty();
-		}
-		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
-		Optional<Long> micros = jdbc.sql(NEXT_DUE)
-			.param("queue", queue)
-			.param("horizonMicros", MysqlRows.micros(horizon))
-			.param("kinds", served.stream().map(Map.Entry::getKey).toList())
-			.param("versions", served.stream().map(Map.Entry::getValue).toList())
-			.query((rs, n) -> {
-				long due = rs.getLong(1);
-				return rs.wasNull() ? Optional.<Long>empty() : Optional.of(due);
-			})
-			.optional()
-			.flatMap(due -> due);
-		// min() over no row is null: nothing due within the horizon.
-		return micros.map(due -> Duration.of(due, ChronoUnit.MICROS));
 	}
 
 	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
@@ -291,27 +192,6 @@ final class MysqlLeases {
 					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
 			return held;
 		});
-	}
-
-	/**
-	 * Sets the confirmation flag only and leaves the expiry alone, unlike the heartbeat (the poller's claims confirm
-	 * themselves here: {@link #claimConfirmed}). One statement in auto-commit: the ids' list is a range of the primary
-	 * key, read in id order like the batched writes, and the pairs keep each lease's token; a row already confirmed
-	 * is left alone.
-	 */
-	void confirm(String owner, Collection<Lease> leases) {
-		if (leases.isEmpty()) {
-			return;
-		}
-		jdbc.sql("""
-				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET claim_confirmed = TRUE
-				WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
-				  AND state = 'running' AND lease_owner = :owner AND NOT claim_confirmed""")
-			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
-			.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
-			.param("owner", owner)
-			.update();
 	}
 
 	/**
