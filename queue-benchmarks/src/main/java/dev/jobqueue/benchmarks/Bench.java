@@ -83,7 +83,7 @@ final class Bench {
 	}
 
 	private void runOn(Contender contender, String workload, boolean all) throws Exception {
-		Throughput throughput = new Throughput(report, options.jobs());
+		Throughput throughput = new Throughput(report, options.jobs(), options.drainWarmUpJobs());
 		Latency latency = new Latency(report, options.latencyJobs(), database.url());
 		if (all || workload.equals("enqueue")) {
 			throughput.enqueueOneAtATime(contender);

@@ -14,6 +14,7 @@ import java.util.Set;
  *
  * @param database {@code postgresql}, {@code sqlite} or {@code mysql} (MySQL or MariaDB)
  * @param url the JDBC URL, or null for SQLite's fresh temporary file
+ * @param drainWarmUpJobs how many jobs the unmeasured drain before the measured one runs
  * @param drainTimeout how long a drain may take before its library is reported as timed out
  * @param soakVacuum how often the soak vacuums the job table, or null for never (autovacuum only)
  * @param floodJobs how many jobs the large tenant of the fairness workload enqueues
@@ -22,8 +23,8 @@ import java.util.Set;
  * @param steadySeconds how long the producers of the nodes workload enqueue at their fixed rate
  * @param nodes the numbers of worker JVMs the nodes workload runs, one after the other
  */
-record Options(String workload, String database, String url, List<String> systems, int jobs, int latencyJobs,
-		int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, int parkedJobs,
+record Options(String workload, String database, String url, List<String> systems, int jobs, int drainWarmUpJobs,
+		int latencyJobs, int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, int parkedJobs,
 		int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
@@ -38,7 +39,7 @@ record Options(String workload, String database, String url, List<String> system
 	 */
 	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "all");
 
-	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "latency-jobs", "soak-jobs",
+	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "drain-warm-up-jobs", "latency-jobs", "soak-jobs",
 			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "parked-jobs", "steady-seconds",
 			"nodes", "out");
 
@@ -60,7 +61,8 @@ record Options(String workload, String database, String url, List<String> system
 			throw new IllegalArgumentException("--soak-vacuum-seconds applies to the soak workload only");
 		}
 		int jobs = positive(values, "jobs", 20_000);
-		return new Options(args[0], database, url, systems(values, database), jobs, positive(values, "latency-jobs", 200),
+		return new Options(args[0], database, url, systems(values, database), jobs,
+				positive(values, "drain-warm-up-jobs", Math.min(1_000, jobs)), positive(values, "latency-jobs", 200),
 				positive(values, "soak-jobs", 1_000_000),
 				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))

@@ -24,9 +24,13 @@ final class Throughput {
 
 	private final int jobs;
 
-	Throughput(Report report, int jobs) {
+	/** How many jobs the unmeasured drain before the measured one runs. */
+	private final int drainWarmUpJobs;
+
+	Throughput(Report report, int jobs, int drainWarmUpJobs) {
 		this.report = report;
 		this.jobs = jobs;
+		this.drainWarmUpJobs = drainWarmUpJobs;
 	}
 
 	/** {@code jobs} enqueues from one thread, each its own transaction, after a warm-up that is not counted. */
@@ -91,11 +95,12 @@ final class Throughput {
 	}
 
 	/**
-	 * Drains {@link #WARM_UP} jobs unmeasured (JIT, connection pools, the library's first-use work), then
-	 * measures a drain of {@code jobs}.
+	 * Drains {@code drainWarmUpJobs} jobs unmeasured (JIT, connection pools, the library's first-use work), then
+	 * measures a drain of {@code jobs}. The default, 1,000, leaves a library's JIT compiling through much of a
+	 * 20,000-job drain; a longer warm-up measures the libraries' steady state.
 	 */
 	void drain(Contender contender, Duration timeout) throws InterruptedException {
-		drainOnce(contender, Math.min(WARM_UP, jobs), timeout);
+		drainOnce(contender, drainWarmUpJobs, timeout);
 		Drained drained = drainOnce(contender, jobs, timeout);
 		String outcome = drained.timedOut()
 				? String.format("TIMED OUT after %d s with %d of %d done", timeout.toSeconds(), drained.executions().distinct(), jobs)
@@ -103,7 +108,7 @@ final class Throughput {
 		report.figure("drain", contender.name(), "jobs/s", perSecond(drained.executions().distinct(), drained.nanos()), "1/s",
 				String.format("%s, duplicates %d, lost %d, heap peak %d MB of max %d MB, after a warm-up drain of %d",
 						outcome, drained.executions().duplicates(), drained.executions().lost(), heapPeakMegabytes(),
-						Runtime.getRuntime().maxMemory() >> 20, Math.min(WARM_UP, jobs)));
+						Runtime.getRuntime().maxMemory() >> 20, drainWarmUpJobs));
 	}
 
 	/**

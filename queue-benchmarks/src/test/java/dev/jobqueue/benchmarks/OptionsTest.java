@@ -17,6 +17,7 @@ class OptionsTest {
 		assertThat(options.database()).isEqualTo("postgresql");
 		assertThat(options.systems()).containsExactly("jobqueue", "db-scheduler", "JobRunr");
 		assertThat(options.jobs()).isEqualTo(20_000);
+		assertThat(options.drainWarmUpJobs()).isEqualTo(1_000);
 		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(200));
 		assertThat(options.soakVacuum()).isNull();
 		assertThat(options.floodJobs()).isEqualTo(50_000);
@@ -59,6 +60,17 @@ class OptionsTest {
 				"--drain-timeout-seconds", "90" });
 		assertThat(options.soakVacuum()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(options.drainTimeout()).isEqualTo(Duration.ofSeconds(90));
+	}
+
+	@Test
+	void warmsUpTheDrainWithAsManyJobsAsAskedAndNoMoreThanItDrainsByDefault() {
+		assertThat(Options.parse(new String[] { "drain", "--url", POSTGRES, "--drain-warm-up-jobs", "20000" })
+			.drainWarmUpJobs()).isEqualTo(20_000);
+		assertThat(Options.parse(new String[] { "drain", "--url", POSTGRES, "--jobs", "300" }).drainWarmUpJobs())
+			.isEqualTo(300);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Options.parse(new String[] { "drain", "--url", POSTGRES, "--drain-warm-up-jobs", "0" }))
+			.withMessageContaining("--drain-warm-up-jobs must be at least 1");
 	}
 
 	@Test
