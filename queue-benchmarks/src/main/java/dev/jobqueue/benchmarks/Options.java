@@ -24,8 +24,8 @@ import java.util.Set;
  * @param nodes the numbers of worker JVMs the nodes workload runs, one after the other
  */
 record Options(String workload, String database, String url, List<String> systems, int jobs, int drainWarmUpJobs,
-		int latencyJobs, int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs, int parkedJobs,
-		int steadySeconds, List<Integer> nodes, Path out) {
+		int latencyJobs, int soakJobs, Duration drainTimeout, Duration soakVacuum, int floodJobs, int finishedJobs,
+		int parkedJobs, int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
 			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "console", "all");
@@ -39,9 +39,9 @@ record Options(String workload, String database, String url, List<String> system
 	 */
 	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "all");
 
-	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "drain-warm-up-jobs", "latency-jobs", "soak-jobs",
-			"drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs", "parked-jobs", "steady-seconds",
-			"nodes", "out");
+	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "drain-warm-up-jobs",
+			"latency-jobs", "soak-jobs", "drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs",
+			"parked-jobs", "steady-seconds", "nodes", "out");
 
 	static Options parse(String[] args) {
 		if (args.length == 0 || !WORKLOADS.contains(args[0])) {
