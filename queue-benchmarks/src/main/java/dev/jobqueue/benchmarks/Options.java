@@ -62,8 +62,8 @@ record Options(String workload, String database, String url, List<String> system
 		}
 		int jobs = positive(values, "jobs", 20_000);
 		return new Options(args[0], database, url, systems(values, database), jobs,
-				positive(values, "drain-warm-up-jobs", Math.min(1_000, jobs)), positive(values, "latency-jobs", 200),
-				positive(values, "soak-jobs", 1_000_000),
+				positive(values, "drain-warm-up-jobs", Math.min(Throughput.WARM_UP, jobs)),
+				positive(values, "latency-jobs", 200), positive(values, "soak-jobs", 1_000_000),
 				Duration.ofSeconds(positive(values, "drain-timeout-seconds", Math.max(60, jobs / 100))),
 				values.containsKey("soak-vacuum-seconds") ? Duration.ofSeconds(positive(values, "soak-vacuum-seconds", 0))
 						: null,

@@ -12,7 +12,8 @@ import java.util.stream.LongStream;
 /** Enqueue one at a time, enqueue in bulk, and drain pre-enqueued jobs, for one library. */
 final class Throughput {
 
-	private static final int WARM_UP = 1000;
+	/** The unmeasured jobs before a measured enqueue, and by default before a measured drain. */
+	static final int WARM_UP = 1000;
 
 	static final int PRODUCERS = 16;
 
@@ -96,8 +97,8 @@ final class Throughput {
 
 	/**
 	 * Drains {@code drainWarmUpJobs} jobs unmeasured (JIT, connection pools, the library's first-use work), then
-	 * measures a drain of {@code jobs}. The default, 1,000, leaves a library's JIT compiling through much of a
-	 * 20,000-job drain; a longer warm-up measures the libraries' steady state.
+	 * measures a drain of {@code jobs}. The default, {@link #WARM_UP}, leaves a library's JIT compiling through much
+	 * of a 20,000-job drain; a longer warm-up measures the libraries' steady state.
 	 */
 	void drain(Contender contender, Duration timeout) throws InterruptedException {
 		drainOnce(contender, drainWarmUpJobs, timeout);
