@@ -34,6 +34,8 @@ public final class RuntimeSettings {
 
 	private final Map<String, Integer> queues;
 
+	private final Map<String, Integer> prefetches;
+
 	private final Set<String> initiallyPaused;
 
 	private final Duration pollInterval;
@@ -72,6 +74,7 @@ public final class RuntimeSettings {
 
 	private RuntimeSettings(Builder builder) {
 		this.queues = Map.copyOf(builder.queues);
+		this.prefetches = Map.copyOf(builder.prefetches);
 		this.initiallyPaused = Set.copyOf(builder.initiallyPaused);
 		this.pollInterval = builder.pollInterval;
 		this.lease = builder.lease;
@@ -110,6 +113,14 @@ public final class RuntimeSettings {
 	/** The queues this node works, with each one's concurrency (threads); never one of concurrency 0. */
 	public Map<String, Integer> queues() {
 		return queues;
+	}
+
+	/**
+	 * How many claimed jobs of {@code queue} may wait on this node for a free thread, beyond those running; 0
+	 * unless set (see {@link Builder#prefetch}).
+	 */
+	public int prefetch(String queue) {
+		return prefetches.getOrDefault(queue, 0);
 	}
 
 	/**
@@ -220,7 +231,8 @@ public final class RuntimeSettings {
 
 	@Override
 	public String toString() {
-		return "RuntimeSettings[queues=" + queues + ", initiallyPaused=" + initiallyPaused + ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
+		return "RuntimeSettings[queues=" + queues + ", prefetches=" + prefetches + ", initiallyPaused=" + initiallyPaused
+				+ ", lease=" + lease + ", heartbeatInterval=" + heartbeatInterval
 				+ ", pollInterval=" + pollInterval + "]";
 	}
 
@@ -228,6 +240,8 @@ public final class RuntimeSettings {
 	public static final class Builder {
 
 		private final Map<String, Integer> queues = new LinkedHashMap<>();
+
+		private final Map<String, Integer> prefetches = new LinkedHashMap<>();
 
 		private final Set<String> initiallyPaused = new LinkedHashSet<>();
 
@@ -271,6 +285,7 @@ public final class RuntimeSettings {
 
 		private Builder(RuntimeSettings settings) {
 			queues(settings.queues);
+			prefetches.putAll(settings.prefetches);
 			initiallyPaused.addAll(settings.initiallyPaused);
 			pollInterval = settings.pollInterval;
 			lease = settings.lease;
@@ -312,6 +327,25 @@ public final class RuntimeSettings {
 			}
 			else {
 				queues.put(name, concurrency);
+			}
+			return this;
+		}
+
+		/**
+		 * Lets up to {@code jobs} claimed jobs of queue {@code name} wait on this node for a free thread, beyond
+		 * those running (0, the default: a claim takes only as many jobs as there are free threads). For short jobs
+		 * at high rates: each claim takes more jobs, and a thread that frees up starts the next job without
+		 * waiting for a claim. A waiting job holds its lease, renewed by the heartbeat, so no other node takes it,
+		 * even when this node's threads are busy with long jobs: leave it at 0 for queues whose jobs take seconds.
+		 */
+		public Builder prefetch(String name, int jobs) {
+			QueueNames.requireValid(name, "queue name");
+			Validate.isTrue(jobs >= 0, "queues." + name + ".prefetch", "must not be negative, was " + jobs);
+			if (jobs == 0) {
+				prefetches.remove(name);
+			}
+			else {
+				prefetches.put(name, jobs);
 			}
 			return this;
 		}

@@ -45,6 +45,17 @@ class RuntimeSettingsTest {
 	}
 
 	@Test
+	void aPrefetchIsKeptPerQueueAndNoneUnlessSet() {
+		RuntimeSettings settings = RuntimeSettings.builder().queue("mail", 2).prefetch("mail", 6).build();
+
+		assertThat(settings.prefetch("mail")).isEqualTo(6);
+		assertThat(settings.toBuilder().build().prefetch("mail")).isEqualTo(6);
+		assertThat(settings.prefetch("default")).isZero();
+		assertThatIllegalArgumentException().isThrownBy(() -> RuntimeSettings.builder().prefetch("mail", -1))
+			.withMessage("queues.mail.prefetch must not be negative, was -1");
+	}
+
+	@Test
 	void queuesThatStartPausedAreKeptByNameAndCheckedAsQueueNames() {
 		RuntimeSettings settings = RuntimeSettings.builder().initiallyPaused("backfill").build();
 

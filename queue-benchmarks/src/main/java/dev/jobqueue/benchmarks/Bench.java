@@ -2,13 +2,18 @@ package dev.jobqueue.benchmarks;
 
 import java.util.List;
 
+import dev.jobqueue.RuntimeSettings;
+
 /** Runs the chosen workload on each chosen library, one library after the other, in this JVM. */
 final class Bench {
 
 	static final List<String> SYSTEMS = List.of("jobqueue", "db-scheduler", "JobRunr");
 
-	/** Run only when named: db-scheduler as it does not configure itself, for its best on MariaDB. */
-	static final List<String> ON_REQUEST = List.of(DbSchedulerContender.SKIP_LOCKED);
+	/**
+	 * Run only when named: db-scheduler as it does not configure itself, for its best on MariaDB, and jobqueue with
+	 * a prefetch, as db-scheduler's lock-and-fetch keeps a line of fetched jobs.
+	 */
+	static final List<String> ON_REQUEST = List.of(DbSchedulerContender.SKIP_LOCKED, JobqueueContender.PREFETCH_VARIANT);
 
 	private final Options options;
 
@@ -34,6 +39,8 @@ final class Bench {
 			case "jobqueue" -> new JobqueueContender(database);
 			case "db-scheduler" -> new DbSchedulerContender(database);
 			case DbSchedulerContender.SKIP_LOCKED -> new DbSchedulerContender(database, true);
+			case JobqueueContender.PREFETCH_VARIANT ->
+				new JobqueueContender(database, 0, RuntimeSettings.DEFAULT_QUEUE, JobqueueContender.PREFETCH);
 			case "JobRunr" -> new JobRunrContender(database, withWorkers);
 			default -> throw new IllegalArgumentException("unknown system '" + system + "'; known: " + SYSTEMS);
 		};

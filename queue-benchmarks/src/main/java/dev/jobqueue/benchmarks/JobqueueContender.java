@@ -30,11 +30,21 @@ import tools.jackson.databind.json.JsonMapper;
  * jobqueue with its defaults (1 s poll interval, notifications on PostgreSQL, the change watcher on
  * SQLite, the change watcher on MySQL/MariaDB) and 32 threads in one queue, like db-scheduler's 32 threads;
  * wired as the starter wires it.
- * Keyed, job {@code n} gets the concurrency key {@code key-<n mod keys>}, of the handler's default limit 1.
+ * Keyed, job {@code n} gets the concurrency key {@code key-<n mod keys>}, of the handler's default limit 1. Named
+ * {@value #PREFETCH_VARIANT}, its queue keeps {@link #PREFETCH} claimed jobs in line beside its threads.
  */
 final class JobqueueContender implements Contender {
 
 	static final int THREADS = 32;
+
+	/** The name of the variant with a prefetch, run only when named. */
+	static final String PREFETCH_VARIANT = "jobqueue-prefetch";
+
+	/**
+	 * The variant's prefetch: as many jobs in line as db-scheduler's lock-and-fetch fetches at a time here (1.0 of
+	 * its 32 threads, see {@link DbSchedulerContender}).
+	 */
+	static final int PREFETCH = THREADS;
 
 	private final Database database;
 
@@ -43,6 +53,9 @@ final class JobqueueContender implements Contender {
 
 	/** The queue its jobs go to and its workers work. */
 	private final String queueName;
+
+	/** How many claimed jobs may wait for a thread: the queue's prefetch. */
+	private final int prefetch;
 
 	private final JobStore store;
 
@@ -66,9 +79,14 @@ final class JobqueueContender implements Contender {
 	}
 
 	JobqueueContender(Database database, int keys, String queueName) {
+		this(database, keys, queueName, 0);
+	}
+
+	JobqueueContender(Database database, int keys, String queueName, int prefetch) {
 		this.database = database;
 		this.keys = keys;
 		this.queueName = queueName;
+		this.prefetch = prefetch;
 		this.store = JobStores.forDataSource(database.dataSource());
 		this.dialect = JobStores.dialect(store.vendor());
 		dialect.migrate(database.dataSource());
@@ -91,7 +109,7 @@ final class JobqueueContender implements Contender {
 
 	@Override
 	public String name() {
-		return "jobqueue";
+		return prefetch == 0 ? "jobqueue" : PREFETCH_VARIANT;
 	}
 
 	/** Pauses too: a queue left paused by an earlier user of the database would leave every drain waiting. */
@@ -121,6 +139,7 @@ final class JobqueueContender implements Contender {
 		this.onExecute = onExecute;
 		RuntimeSettings settings = RuntimeSettings.builder()
 			.queues(Map.of(queueName, THREADS))
+			.prefetch(queueName, prefetch)
 			.build();
 		// As the starter wires them: handlers' transactions and wake-ups are the dialect's.
 		DataSource workers = database.dataSource();

@@ -12,8 +12,9 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 
 /**
- * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, in one
- * statement, confirms the claim (see {@link #confirm}) and hands the jobs to the queue's workers.
+ * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, and as many more as
+ * the queue's prefetch lets wait for a thread, in one statement, confirms the claim (see {@link #confirm}) and
+ * hands the jobs to the queue's workers, whose pool keeps those that find no free thread in line.
  * Sleeps until the next job it could take is due (asked of the database after each pass), until woken
  * (a local enqueue, a retry due soon, a notification, a freed slot after a full claim), or until the poll
  * interval passes, whichever comes first.
@@ -27,7 +28,8 @@ final class QueuePoller {
 
 	private final String queue;
 
-	private final int concurrency;
+	/** The queue's threads plus its prefetch: how many claimed jobs this node holds at most, running or in line. */
+	private final int capacity;
 
 	private final HandlerRegistry handlers;
 
@@ -44,6 +46,7 @@ final class QueuePoller {
 
 	private final Executor workers;
 
+	/** The jobs claimed and not yet finished, running or in line for a thread. */
 	private final AtomicInteger busy = new AtomicInteger();
 
 	private final WakeSignal signal = new WakeSignal();
@@ -62,10 +65,10 @@ final class QueuePoller {
 	/** Whether the poller is asleep between passes, where only a wake or its pause makes it claim. */
 	private volatile boolean asleep;
 
-	QueuePoller(String queue, int concurrency, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
+	QueuePoller(String queue, int capacity, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
 			JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
-		this.concurrency = concurrency;
+		this.capacity = capacity;
 		this.handlers = handlers;
 		this.owner = owner;
 		this.lease = lease;
@@ -85,9 +88,9 @@ final class QueuePoller {
 		return "claim " + queue;
 	}
 
-	/** Claims for the free threads and starts the jobs; returns how many were claimed. */
+	/** Claims for the free places and hands the jobs to the workers; returns how many were claimed. */
 	int runOnce() {
-		int free = concurrency - busy.get();
+		int free = capacity - busy.get();
 		if (free <= 0) {
 			return 0;
 		}
@@ -191,7 +194,7 @@ final class QueuePoller {
 	}
 
 	/**
-	 * After a full claim, waits until half of the threads are free, or at most as long as that claim took,
+	 * After a full claim, waits until half of the places are free, or at most as long as that claim took,
 	 * before the next. Claiming again at once asked for the few threads that had finished meanwhile, and the
 	 * claims alternated between large and small (28 then 4, 20 then 12 in MariaDB's slow log), each costing the
 	 * database about as much as a large one: the wait halves the claims of a drain, and it costs at most one
@@ -201,7 +204,7 @@ final class QueuePoller {
 	private void gather(Duration pollInterval) {
 		long deadline = System.nanoTime() + Math.min(lastClaimNanos, pollInterval.toNanos());
 		try {
-			while (concurrency - busy.get() < (concurrency + 1) / 2) {
+			while (capacity - busy.get() < (capacity + 1) / 2) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					return;
@@ -216,13 +219,13 @@ final class QueuePoller {
 
 	/**
 	 * How long until the next job this poller could take is due, by the database's clock, at most the poll
-	 * interval, which also bounds what the database is asked to look at. A poller whose threads are all busy
+	 * interval, which also bounds what the database is asked to look at. A poller whose places are all taken
 	 * does not ask: a finishing job wakes it. A job due already (another claim held it a moment ago) is
 	 * claimed after {@link #MIN_PAUSE}, so that a row some transaction keeps locked cannot make the poller
 	 * spin.
 	 */
 	Duration untilNextDue(Duration pollInterval) {
-		if (busy.get() >= concurrency) {
+		if (busy.get() >= capacity) {
 			return pollInterval;
 		}
 		return store.nextDueWithin(queue, handlers.servedVersions(), pollInterval)
@@ -244,11 +247,11 @@ final class QueuePoller {
 	}
 
 	/**
-	 * Whether a wake would make this poller claim now: it is asleep and has a free thread. A poller that is
+	 * Whether a wake would make this poller claim now: it is asleep and has a free place. A poller that is
 	 * claiming, or waiting for its threads, looks at the queue again by itself.
 	 */
 	boolean wantsWake() {
-		return asleep && busy.get() < concurrency;
+		return asleep && busy.get() < capacity;
 	}
 
 	int busy() {

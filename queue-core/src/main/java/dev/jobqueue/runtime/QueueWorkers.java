@@ -55,8 +55,9 @@ final class QueueWorkers {
 	/** Starts the queue's pool and its poller, whose claim passes {@link RoleLiveness} watches. */
 	void start(String queue, int concurrency) {
 		ExecutorService pool = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
-		QueuePoller poller = new QueuePoller(queue, concurrency, handlers, owner, settings.lease(), store, runner, pool,
-				liveness);
+		// The pool's line is unbounded: the poller claims no more than its threads and the queue's prefetch.
+		QueuePoller poller = new QueuePoller(queue, concurrency + settings.prefetch(queue), handlers, owner,
+				settings.lease(), store, runner, pool, liveness);
 		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		pools.add(pool);

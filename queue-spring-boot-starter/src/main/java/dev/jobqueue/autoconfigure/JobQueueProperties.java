@@ -374,7 +374,7 @@ public class JobQueueProperties implements Validator {
 	RuntimeSettings.Builder runtimeSettings() {
 		RuntimeSettings.Builder settings = RuntimeSettings.builder().queues(Map.of());
 		queues.forEach((name, queue) -> {
-			settings.queue(name, queue.getConcurrency());
+			settings.queue(name, queue.getConcurrency()).prefetch(name, queue.getPrefetch());
 			if (queue.isInitiallyPaused()) {
 				settings.initiallyPaused(name);
 			}
@@ -545,6 +545,13 @@ public class JobQueueProperties implements Validator {
 		private int concurrency = 8;
 
 		/**
+		 * How many claimed jobs of this queue may wait on this node for a free thread, beyond those running. 0: a
+		 * claim takes as many jobs as there are free threads. For short jobs at high rates; a waiting job keeps
+		 * its lease, so leave it at 0 for jobs that take seconds.
+		 */
+		private int prefetch;
+
+		/**
 		 * Whether the queue starts out paused, for every node: a worker node pauses it as it starts, unless
 		 * the queue was ever paused or resumed before, so that a restart never undoes a resume.
 		 */
@@ -556,6 +563,14 @@ public class JobQueueProperties implements Validator {
 
 		public void setConcurrency(int concurrency) {
 			this.concurrency = concurrency;
+		}
+
+		public int getPrefetch() {
+			return prefetch;
+		}
+
+		public void setPrefetch(int prefetch) {
+			this.prefetch = prefetch;
 		}
 
 		public boolean isInitiallyPaused() {

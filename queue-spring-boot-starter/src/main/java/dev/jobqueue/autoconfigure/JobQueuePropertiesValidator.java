@@ -101,6 +101,10 @@ final class JobQueuePropertiesValidator {
 			reject(errors, "queues[" + name + "].concurrency", "queues." + name + ".concurrency",
 					"must not be negative (0: not worked on this node), was " + queue.getConcurrency());
 		}
+		if (queue.getPrefetch() < 0) {
+			reject(errors, "queues[" + name + "].prefetch", "queues." + name + ".prefetch",
+					"must not be negative, was " + queue.getPrefetch());
+		}
 	}
 
 	private static void validateRetry(JobQueueProperties.Retry retry, Errors errors) {

@@ -38,6 +38,7 @@ class JobQueuePropertiesTests {
 			assertThat(properties.getWorker().isEnabled()).isTrue();
 			assertThat(properties.getQueues()).containsOnlyKeys("default");
 			assertThat(properties.getQueues().get("default").getConcurrency()).isEqualTo(8);
+			assertThat(properties.getQueues().get("default").getPrefetch()).isZero();
 			assertThat(properties.getExternalKinds()).isEmpty();
 			assertThat(properties.isNotify()).isTrue();
 			assertThat(properties.getPollInterval()).isEqualTo(Duration.ofSeconds(1));
@@ -85,6 +86,16 @@ class JobQueuePropertiesTests {
 	}
 
 	@Test
+	void aQueuesPrefetchReachesTheRuntimeAndIsNoneUnlessSet() {
+		runner.withPropertyValues("jobqueue.queues.mail.concurrency=2", "jobqueue.queues.mail.prefetch=6")
+			.run(context -> {
+				RuntimeSettings settings = context.getBean(JobQueueProperties.class).runtimeSettings().build();
+				assertThat(settings.prefetch("mail")).isEqualTo(6);
+				assertThat(settings.prefetch("default")).isZero();
+			});
+	}
+
+	@Test
 	void aQueueThatStartsPausedReachesTheRuntimeAndIsWorkedAsAnyOther() {
 		runner.withPropertyValues("jobqueue.queues.backfill.initially-paused=true")
 			.run(context -> {
@@ -97,6 +108,7 @@ class JobQueuePropertiesTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			jobqueue.queues.mail.concurrency=-1   | jobqueue.queues.mail.concurrency must not be negative (0: not worked on this node), was -1
+			jobqueue.queues.mail.prefetch=-1      | jobqueue.queues.mail.prefetch must not be negative, was -1
 			jobqueue.heartbeat-interval=30s       | jobqueue.heartbeat-interval (PT30S) must be shorter than jobqueue.lease-duration (PT30S)
 			jobqueue.poll-interval=0s             | jobqueue.poll-interval must be a positive duration, was PT0S
 			jobqueue.lease-duration=-1s           | jobqueue.lease-duration must be a positive duration, was PT-1S

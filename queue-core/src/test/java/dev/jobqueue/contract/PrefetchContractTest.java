@@ -1,0 +1,159 @@
+package dev.jobqueue.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.TestDatabase;
+
+/**
+ * A queue's prefetch: a claim takes jobs for the free threads and as many more as the prefetch lets wait in line on
+ * the node. A job in line holds its lease, renewed by the heartbeat, so no other node runs it meanwhile; it starts
+ * when a thread frees up, and at a stop it either starts within the shutdown timeout or goes back untouched.
+ */
+public abstract class PrefetchContractTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	/** One thread, two jobs in line: a claim takes three. */
+	private static final RuntimeSettings ONE_THREAD_TWO_IN_LINE = QueueFixture.SETTINGS.toBuilder()
+		.queue(RuntimeSettings.DEFAULT_QUEUE, 1)
+		.prefetch(RuntimeSettings.DEFAULT_QUEUE, 2)
+		.build();
+
+	private final CountDownLatch letGo = new CountDownLatch(1);
+
+	/** How many times each job's handler started, by job id. */
+	private final Map<Long, AtomicInteger> starts = new ConcurrentHashMap<>();
+
+	private final AtomicInteger running = new AtomicInteger();
+
+	private final AtomicInteger mostAtOnce = new AtomicInteger();
+
+	private QueueFixture fixture;
+
+	protected abstract TestDatabase database();
+
+	@BeforeEach
+	void setUp() {
+		fixture = new QueueFixture(database());
+		fixture.handle("held", Long.class, (n, context) -> {
+			starts.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				letGo.await();
+			}
+			finally {
+				running.decrementAndGet();
+			}
+			return n;
+		});
+	}
+
+	@AfterEach
+	void tearDown() {
+		letGo.countDown();
+		fixture.close();
+	}
+
+	@Test
+	void aClaimTakesJobsForTheFreeThreadsAndThePrefetchAndTheThreadsRunThemInTurn() {
+		List<Long> ids = enqueue(5);
+		fixture.startRuntime(ONE_THREAD_TWO_IN_LINE, new CountingListener());
+
+		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 3L, JobState.ready, 2L)));
+		assertThat(starts).hasSize(1);
+		letGo.countDown();
+
+		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.succeeded, 5L)));
+		assertThat(starts.values()).allSatisfy(count -> assertThat(count).hasValue(1)).hasSize(5);
+		assertThat(mostAtOnce).hasValue(1);
+	}
+
+	@Test
+	void withoutAPrefetchAClaimTakesNoMoreJobsThanThereAreFreeThreads() {
+		List<Long> ids = enqueue(3);
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder().queue(RuntimeSettings.DEFAULT_QUEUE, 1).build(),
+				new CountingListener());
+
+		await().atMost(WAIT).until(() -> starts.size() == 1);
+		// Several poll intervals: a poller with a free place would have claimed again by now.
+		await().pollDelay(Duration.ofMillis(500)).atMost(WAIT)
+			.until(() -> states(ids).equals(Map.of(JobState.running, 1L, JobState.ready, 2L)));
+	}
+
+	@Test
+	void aJobInLineKeepsItsLeasePastItsExpiryWhileItWaitsAndNoOtherNodeRunsIt() {
+		RuntimeSettings shortLease = ONE_THREAD_TWO_IN_LINE.toBuilder()
+			.prefetch(RuntimeSettings.DEFAULT_QUEUE, 1)
+			.lease(Duration.ofSeconds(2))
+			.heartbeatInterval(Duration.ofMillis(300))
+			.build();
+		List<Long> ids = enqueue(2);
+		JobRuntime holder = fixture.startRuntime(shortLease, new CountingListener());
+		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 2L)));
+		long inLine = ids.stream().filter(id -> !starts.containsKey(id)).findFirst().orElseThrow();
+		Instant firstExpiry = fixture.job(inLine).leaseExpiresAt();
+		fixture.startRuntime(shortLease, new CountingListener());
+
+		// Past the lease the claim granted, and past a reaper pass after it.
+		await().atMost(WAIT).until(() -> Instant.now().isAfter(firstExpiry.plusMillis(500)));
+		Job waiting = fixture.job(inLine);
+		assertThat(waiting.state()).isEqualTo(JobState.running);
+		assertThat(waiting.leaseOwner()).isEqualTo(holder.owner());
+		assertThat(waiting.leaseExpiresAt()).isAfter(firstExpiry);
+		assertThat(starts).doesNotContainKey(inLine);
+		letGo.countDown();
+
+		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.succeeded, 2L)));
+		assertThat(fixture.job(inLine).attempt()).isEqualTo(1);
+		assertThat(starts.get(inLine)).hasValue(1);
+	}
+
+	@Test
+	void jobsStillInLineAtTheShutdownTimeoutNeverStartAndGoBackWithTheirAttempts() {
+		RuntimeSettings quickStop = ONE_THREAD_TWO_IN_LINE.toBuilder()
+			.shutdownTimeout(Duration.ofMillis(100))
+			.shutdownGrace(WAIT)
+			.build();
+		List<Long> ids = enqueue(3);
+		JobRuntime runtime = fixture.startRuntime(quickStop, new CountingListener());
+		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 3L)));
+
+		runtime.stop();
+
+		// The running job's handler exits at the stop's interrupt and is released as well.
+		assertThat(states(ids)).isEqualTo(Map.of(JobState.ready, 3L));
+		assertThat(ids).allSatisfy(id -> assertThat(fixture.job(id).attempt()).isZero());
+		assertThat(starts).hasSize(1);
+	}
+
+	private List<Long> enqueue(int jobs) {
+		return LongStream.range(0, jobs).mapToObj(n -> fixture.queue().enqueue("held", n)).toList();
+	}
+
+	private Map<JobState, Long> states(List<Long> ids) {
+		Map<JobState, Long> states = new EnumMap<>(JobState.class);
+		ids.forEach(id -> states.merge(fixture.state(id), 1L, Long::sum));
+		return states;
+	}
+}
