@@ -149,7 +149,7 @@ class BenchmarkSmokeTest {
 		Path out = dir.resolve("mysql.tsv");
 		try (Database database = new Database(MysqlTestDatabase.url(), 40)) {
 			run(database, "all", "jobqueue,db-scheduler", out, "--latency-jobs", "3");
-			run(database, "drain", "JobRunr,db-scheduler-skip-locked", out);
+			run(database, "drain", "JobRunr,db-scheduler-skip-locked,jobqueue-prefetch", out);
 		}
 
 		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
@@ -160,7 +160,8 @@ class BenchmarkSmokeTest {
 			.containsExactlyInAnyOrder("jobqueue", "jobqueue", "db-scheduler", "db-scheduler");
 		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
 			.extracting(f -> f[1])
-			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr", "db-scheduler-skip-locked");
+			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr", "db-scheduler-skip-locked",
+					"jobqueue-prefetch");
 		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
 			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
 		assertThat(figures).filteredOn(f -> f[0].startsWith("latency"))

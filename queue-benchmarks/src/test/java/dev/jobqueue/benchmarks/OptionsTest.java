@@ -55,6 +55,14 @@ class OptionsTest {
 	}
 
 	@Test
+	void runsJobqueueWithAPrefetchOnlyWhenNamedOnAnyDatabase() {
+		assertThat(Options.parse(new String[] { "drain", "--url", POSTGRES }).systems())
+			.doesNotContain(JobqueueContender.PREFETCH_VARIANT);
+		assertThat(Options.parse(new String[] { "drain", "--database", "sqlite", "--systems",
+				"jobqueue,jobqueue-prefetch" }).systems()).containsExactly("jobqueue", "jobqueue-prefetch");
+	}
+
+	@Test
 	void readsTheTimeoutAndVacuumOptions() {
 		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
 				"--drain-timeout-seconds", "90" });

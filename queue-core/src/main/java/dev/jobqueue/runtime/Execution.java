@@ -24,6 +24,9 @@ final class Execution extends ClaimedJobContext {
 
 	private volatile boolean cancelled;
 
+	/** {@link System#nanoTime()} when the claim's answer handed the job to this node. */
+	private final long acceptedAt = System.nanoTime();
+
 	/** {@link System#nanoTime()} when the last statement that granted the lease was sent. */
 	private volatile long leaseGrantedAt;
 
@@ -55,6 +58,11 @@ final class Execution extends ClaimedJobContext {
 
 	Lease lease() {
 		return job().lease();
+	}
+
+	/** How long since the claim's answer handed the job here: as a thread takes it up, its time in line. */
+	Duration sinceAccepted() {
+		return Duration.ofNanos(System.nanoTime() - acceptedAt);
 	}
 
 	/**

@@ -89,7 +89,8 @@ final class JobRunner {
 			notStarted(execution);
 			return;
 		}
-		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()));
+		// The claim's time is the database's; a job of a queue with a prefetch then waited in line here.
+		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()).plus(execution.sinceAccepted()));
 		long start = System.nanoTime();
 		boolean handedOver = false;
 		try (JobMdc mdc = JobMdc.of(job); JobTracing.Span span = traces.execution(execution, job.traceContext())) {

@@ -88,7 +88,10 @@ final class QueuePoller {
 		return "claim " + queue;
 	}
 
-	/** Claims for the free places and hands the jobs to the workers; returns how many were claimed. */
+	/**
+	 * Claims for the free places (the free threads, and the prefetch's places in line that no claimed job holds)
+	 * and hands the jobs to the workers; returns how many were claimed.
+	 */
 	int runOnce() {
 		int free = capacity - busy.get();
 		if (free <= 0) {

@@ -34,6 +34,9 @@ public abstract class PrefetchContractTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
+	/** How long the jobs in line wait at least, in the test of their waits. */
+	private static final Duration IN_LINE = Duration.ofMillis(300);
+
 	/** One thread, two jobs in line: a claim takes three. */
 	private static final RuntimeSettings ONE_THREAD_TWO_IN_LINE = QueueFixture.SETTINGS.toBuilder()
 		.queue(RuntimeSettings.DEFAULT_QUEUE, 1)
@@ -78,15 +81,22 @@ public abstract class PrefetchContractTest {
 	@Test
 	void aClaimTakesJobsForTheFreeThreadsAndThePrefetchAndTheThreadsRunThemInTurn() {
 		List<Long> ids = enqueue(5);
-		fixture.startRuntime(ONE_THREAD_TWO_IN_LINE, new CountingListener());
+		CountingListener listener = new CountingListener();
+		fixture.startRuntime(ONE_THREAD_TWO_IN_LINE, listener);
 
 		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 3L, JobState.ready, 2L)));
+		List<Long> inLine = ids.stream().filter(id -> fixture.state(id) == JobState.running && !starts.containsKey(id))
+			.toList();
+		Instant claimedBefore = Instant.now();
+		await().atMost(WAIT).until(() -> Instant.now().isAfter(claimedBefore.plus(IN_LINE)));
 		assertThat(starts).hasSize(1);
 		letGo.countDown();
 
 		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.succeeded, 5L)));
 		assertThat(starts.values()).allSatisfy(count -> assertThat(count).hasValue(1)).hasSize(5);
 		assertThat(mostAtOnce).hasValue(1);
+		// The wait the listener (and so the metrics) hears of counts the time in line, not only until the claim.
+		assertThat(inLine).hasSize(2).allSatisfy(id -> assertThat(listener.waitOf(id)).isGreaterThanOrEqualTo(IN_LINE));
 	}
 
 	@Test

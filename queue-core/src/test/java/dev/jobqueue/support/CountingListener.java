@@ -8,12 +8,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobListener;
 
-/** Counts what a runtime reports, by outcome, so tests can assert on it. */
+/** Counts what a runtime reports, by outcome, and keeps each job's wait, so tests can assert on them. */
 public final class CountingListener implements JobListener {
 
 	public static final CountingListener NONE = new CountingListener();
 
 	private final Map<Outcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+
+	private final Map<Long, Duration> waits = new ConcurrentHashMap<>();
 
 	private final AtomicInteger reaped = new AtomicInteger();
 
@@ -24,6 +26,11 @@ public final class CountingListener implements JobListener {
 	@Override
 	public void onEnqueued(String queue, String kind) {
 		enqueued.incrementAndGet();
+	}
+
+	@Override
+	public void onStarted(JobContext job, Duration wait) {
+		waits.put(job.jobId(), wait);
 	}
 
 	@Override
@@ -49,6 +56,11 @@ public final class CountingListener implements JobListener {
 	public int count(Outcome outcome) {
 		AtomicInteger count = outcomes.get(outcome);
 		return count == null ? 0 : count.get();
+	}
+
+	/** The wait the runtime reported when job {@code jobId} last started; null if it never did. */
+	public Duration waitOf(long jobId) {
+		return waits.get(jobId);
 	}
 
 	public int enqueued() {
