@@ -84,7 +84,8 @@ public abstract class PrefetchContractTest {
 		CountingListener listener = new CountingListener();
 		fixture.startRuntime(ONE_THREAD_TWO_IN_LINE, listener);
 
-		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 3L, JobState.ready, 2L)));
+		await().atMost(WAIT).until(() -> starts.size() == 1
+				&& states(ids).equals(Map.of(JobState.running, 3L, JobState.ready, 2L)));
 		List<Long> inLine = ids.stream().filter(id -> fixture.state(id) == JobState.running && !starts.containsKey(id))
 			.toList();
 		Instant claimedBefore = Instant.now();
@@ -120,7 +121,7 @@ public abstract class PrefetchContractTest {
 			.build();
 		List<Long> ids = enqueue(2);
 		JobRuntime holder = fixture.startRuntime(shortLease, new CountingListener());
-		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 2L)));
+		await().atMost(WAIT).until(() -> starts.size() == 1 && states(ids).equals(Map.of(JobState.running, 2L)));
 		long inLine = ids.stream().filter(id -> !starts.containsKey(id)).findFirst().orElseThrow();
 		Instant firstExpiry = fixture.job(inLine).leaseExpiresAt();
 		fixture.startRuntime(shortLease, new CountingListener());
@@ -147,7 +148,7 @@ public abstract class PrefetchContractTest {
 			.build();
 		List<Long> ids = enqueue(3);
 		JobRuntime runtime = fixture.startRuntime(quickStop, new CountingListener());
-		await().atMost(WAIT).until(() -> states(ids).equals(Map.of(JobState.running, 3L)));
+		await().atMost(WAIT).until(() -> starts.size() == 1 && states(ids).equals(Map.of(JobState.running, 3L)));
 
 		runtime.stop();
 
