@@ -10,10 +10,11 @@ final class Bench {
 	static final List<String> SYSTEMS = List.of("jobqueue", "db-scheduler", "JobRunr");
 
 	/**
-	 * Run only when named: db-scheduler as it does not configure itself, for its best on MariaDB, and jobqueue with
-	 * a prefetch, as db-scheduler's lock-and-fetch keeps a line of fetched jobs.
+	 * Run only when named: db-scheduler as it does not configure itself, for its best on MariaDB, and both libraries
+	 * with a line of claimed jobs beside their threads.
 	 */
-	static final List<String> ON_REQUEST = List.of(DbSchedulerContender.SKIP_LOCKED, JobqueueContender.PREFETCH_VARIANT);
+	static final List<String> ON_REQUEST = List.of(DbSchedulerContender.SKIP_LOCKED, DbSchedulerContender.PREFETCH,
+			JobqueueContender.PREFETCH_VARIANT);
 
 	private final Options options;
 
@@ -38,7 +39,8 @@ final class Bench {
 		return switch (system) {
 			case "jobqueue" -> new JobqueueContender(database);
 			case "db-scheduler" -> new DbSchedulerContender(database);
-			case DbSchedulerContender.SKIP_LOCKED -> new DbSchedulerContender(database, true);
+			case DbSchedulerContender.SKIP_LOCKED -> new DbSchedulerContender(database, true, false);
+			case DbSchedulerContender.PREFETCH -> new DbSchedulerContender(database, database.mysql(), true);
 			case JobqueueContender.PREFETCH_VARIANT ->
 				new JobqueueContender(database, 0, RuntimeSettings.DEFAULT_QUEUE, JobqueueContender.PREFETCH);
 			case "JobRunr" -> new JobRunrContender(database, withWorkers);

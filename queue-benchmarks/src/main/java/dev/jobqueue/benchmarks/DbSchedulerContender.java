@@ -26,12 +26,21 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
  * turns lock-and-fetch off), 32 threads and a 100 ms polling interval. Immediate execution is on, so an
  * enqueue in the same JVM wakes the scheduler (its in-process hint). Named {@value #SKIP_LOCKED}, it runs with
  * db-scheduler's MySQL 8 customization whatever the server: on MariaDB 10.6+, which has SKIP LOCKED too, that is
- * lock-and-fetch, db-scheduler's best there.
+ * lock-and-fetch, db-scheduler's best there. Named {@value #PREFETCH}, lock-and-fetch keeps a line of fetched
+ * executions beside its threads (PostgreSQL and MySQL/MariaDB, the latter with the MySQL 8 customization).
  */
 final class DbSchedulerContender implements Contender {
 
 	/** The name of the variant that claims with SKIP LOCKED on MariaDB, which db-scheduler does not itself choose. */
 	static final String SKIP_LOCKED = "db-scheduler-skip-locked";
+
+	/**
+	 * The name of the variant with a line of fetched executions: lock-and-fetch's fractions (1.0, 2.0) fetch as soon
+	 * as no more executions than threads are queued or running, up to twice the threads, so 32 wait beside the 32
+	 * running, as jobqueue's {@value JobqueueContender#PREFETCH_VARIANT} does. The plain variants' (0.5, 1.0) hold no
+	 * more executions than threads.
+	 */
+	static final String PREFETCH = "db-scheduler-prefetch";
 
 	private static final int THREADS = 32;
 
@@ -50,14 +59,20 @@ final class DbSchedulerContender implements Contender {
 
 	private final boolean skipLocked;
 
+	private final boolean prefetch;
+
 	DbSchedulerContender(Database database) {
-		this(database, false);
+		this(database, false, false);
 	}
 
-	/** @param skipLocked MySQL 8's customization whatever the server (MySQL/MariaDB only) */
-	DbSchedulerContender(Database database, boolean skipLocked) {
+	/**
+	 * @param skipLocked MySQL 8's customization whatever the server (MySQL/MariaDB only)
+	 * @param prefetch the line of fetched executions ({@link #PREFETCH}); on MySQL/MariaDB with skipLocked
+	 */
+	DbSchedulerContender(Database database, boolean skipLocked, boolean prefetch) {
 		this.database = database;
 		this.skipLocked = skipLocked;
+		this.prefetch = prefetch;
 		createTable(database);
 		// Writing MySQL's zone-less timestamps in UTC, as db-scheduler advises there.
 		this.jdbcCustomization = skipLocked ? new MySQL8JdbcCustomization(true)
@@ -77,7 +92,7 @@ final class DbSchedulerContender implements Contender {
 
 	@Override
 	public String name() {
-		return skipLocked ? SKIP_LOCKED : "db-scheduler";
+		return prefetch ? PREFETCH : skipLocked ? SKIP_LOCKED : "db-scheduler";
 	}
 
 	@Override
@@ -115,7 +130,7 @@ final class DbSchedulerContender implements Contender {
 			.enableImmediateExecution();
 		if (jdbcCustomization.supportsSingleStatementLockAndFetch()
 				|| jdbcCustomization.supportsGenericLockAndFetch()) {
-			builder.pollUsingLockAndFetch(0.5, 1.0);
+			builder.pollUsingLockAndFetch(prefetch ? 1.0 : 0.5, prefetch ? 2.0 : 1.0);
 		}
 		scheduler = builder.build();
 		scheduler.start();

@@ -40,10 +40,7 @@ final class JobqueueContender implements Contender {
 	/** The name of the variant with a prefetch, run only when named. */
 	static final String PREFETCH_VARIANT = "jobqueue-prefetch";
 
-	/**
-	 * The variant's prefetch: as many jobs in line as db-scheduler's lock-and-fetch fetches at a time here (1.0 of
-	 * its 32 threads, see {@link DbSchedulerContender}).
-	 */
+	/** The variant's prefetch: as many jobs in line as threads, the line of db-scheduler's prefetch variant. */
 	static final int PREFETCH = THREADS;
 
 	private final Database database;

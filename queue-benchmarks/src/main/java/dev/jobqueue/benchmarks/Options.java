@@ -128,6 +128,10 @@ record Options(String workload, String database, String url, List<String> system
 		if (systems.contains(DbSchedulerContender.SKIP_LOCKED) && !database.equals("mysql")) {
 			throw new IllegalArgumentException(DbSchedulerContender.SKIP_LOCKED + " runs on MySQL/MariaDB only");
 		}
+		if (systems.contains(DbSchedulerContender.PREFETCH) && database.equals("sqlite")) {
+			throw new IllegalArgumentException(DbSchedulerContender.PREFETCH + " runs on PostgreSQL and MySQL/MariaDB "
+					+ "only, where db-scheduler has lock-and-fetch");
+		}
 		return List.copyOf(systems);
 	}
 

@@ -149,7 +149,7 @@ class BenchmarkSmokeTest {
 		Path out = dir.resolve("mysql.tsv");
 		try (Database database = new Database(MysqlTestDatabase.url(), 40)) {
 			run(database, "all", "jobqueue,db-scheduler", out, "--latency-jobs", "3");
-			run(database, "drain", "JobRunr,db-scheduler-skip-locked,jobqueue-prefetch", out);
+			run(database, "drain", "JobRunr,db-scheduler-skip-locked,jobqueue-prefetch,db-scheduler-prefetch", out);
 		}
 
 		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
@@ -161,7 +161,7 @@ class BenchmarkSmokeTest {
 		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
 			.extracting(f -> f[1])
 			.containsExactlyInAnyOrder("jobqueue", "db-scheduler", "JobRunr", "db-scheduler-skip-locked",
-					"jobqueue-prefetch");
+					"jobqueue-prefetch", "db-scheduler-prefetch");
 		assertThat(figures).filteredOn(f -> f[0].equals("drain"))
 			.allSatisfy(f -> assertThat(f[5]).contains("duplicates 0, lost 0"));
 		assertThat(figures).filteredOn(f -> f[0].startsWith("latency"))

@@ -63,6 +63,14 @@ class OptionsTest {
 	}
 
 	@Test
+	void runsDbSchedulerWithALineOfFetchedExecutionsWhereItHasLockAndFetchOnly() {
+		assertThat(Options.parse(new String[] { "drain", "--url", POSTGRES, "--systems", "db-scheduler-prefetch" })
+			.systems()).containsExactly("db-scheduler-prefetch");
+		assertRejected("db-scheduler-prefetch runs on PostgreSQL and MySQL/MariaDB only", "drain", "--database",
+				"sqlite", "--systems", "db-scheduler-prefetch");
+	}
+
+	@Test
 	void readsTheTimeoutAndVacuumOptions() {
 		Options options = Options.parse(new String[] { "soak", "--url", POSTGRES, "--soak-vacuum-seconds", "30",
 				"--drain-timeout-seconds", "90" });
