@@ -257,10 +257,6 @@ final class QueuePoller {
 		return asleep && busy.get() < capacity;
 	}
 
-	int busy() {
-		return busy.get();
-	}
-
 	private static void sleep(Duration duration) {
 		try {
 			Thread.sleep(duration.toMillis());
