@@ -1,0 +1,238 @@
+package dev.jobqueue.store;
+
+import static dev.jobqueue.JobState.blocked;
+import static dev.jobqueue.JobState.cancelled;
+import static dev.jobqueue.JobState.dead;
+import static dev.jobqueue.JobState.ready;
+import static dev.jobqueue.JobState.running;
+import static dev.jobqueue.JobState.succeeded;
+
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.jobqueue.JobState;
+
+/**
+ * The job state machine, decided here once. For each event it says which states a job may be in for the event to
+ * apply, the state the job goes to, what happens to its attempt, and whether the event goes on the job's error
+ * history; whether the job then holds a slot of its concurrency key follows from the state it is in
+ * ({@link Facts#holdsSlot}). Where the target depends on the row (a key with a rate, attempts spent), the dialects'
+ * statements decide it in the database, atomically with the write, through the conditions {@link Sql} generates
+ * from the same rules; a transition table test runs every case against this class and, through each dialect's
+ * store, against every database.
+ */
+public enum Transition {
+
+	/** ready → running: the claim charges an attempt. */
+	CLAIM(EnumSet.of(ready), Attempt.CHARGE, false),
+
+	/** running → succeeded. */
+	SUCCEED(EnumSet.of(running), Attempt.KEEP, false),
+
+	/** running → back (ready, or blocked for a key with a rate): a failure with attempts left. */
+	RETRY(EnumSet.of(running), Attempt.KEEP, true),
+
+	/** running → back, as a retry, after the delay the handler chose ({@code RetryAfterException}). */
+	RETRY_AFTER(EnumSet.of(running), Attempt.KEEP, true),
+
+	/** running → dead: attempts spent, or an error that must not be retried. */
+	FAIL(EnumSet.of(running), Attempt.KEEP, true),
+
+	/** running → back, the attempt given back: the handler asked to run later. */
+	SNOOZE(EnumSet.of(running), Attempt.GIVE_BACK, false),
+
+	/**
+	 * running → back, the attempt given back once per job: work the node's stop interrupted. A job that had its
+	 * attempt given back by a release before stays running: its worker then fails the attempt.
+	 */
+	RELEASE(EnumSet.of(running), Attempt.GIVE_BACK, false),
+
+	/**
+	 * running with an expired lease → back, or dead once its attempts are spent. An attempt counts once its worker
+	 * confirmed the claim; an unconfirmed one is given back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job.
+	 */
+	REAP(EnumSet.of(running), Attempt.GIVE_BACK_UNCONFIRMED, true),
+
+	/** blocked, ready, running, or dead while holding its key's slot → cancelled, which frees the slot. */
+	CANCEL(EnumSet.of(blocked, ready, running, dead), Attempt.KEEP, false),
+
+	/** blocked → ready: a slot of its key was free. */
+	PROMOTE(EnumSet.of(blocked), Attempt.KEEP, false),
+
+	/** dead → ready (blocked with a concurrency key, to wait for a slot as a new job does), attempts reset. */
+	RETRY_DEAD(EnumSet.of(dead), Attempt.RESET, false);
+
+	/**
+	 * How many times a reap gives back the attempt of a claim its worker never confirmed: enough to ride out claim
+	 * answers lost on the network, few enough that a job whose worker dies before the first heartbeat every time
+	 * still ends dead.
+	 */
+	public static final int MAX_UNCONFIRMED_REAPS = 10;
+
+	private final Set<JobState> from;
+
+	private final Attempt attempt;
+
+	private final boolean recordsError;
+
+	Transition(Set<JobState> from, Attempt attempt, boolean recordsError) {
+		this.from = from;
+		this.attempt = attempt;
+		this.recordsError = recordsError;
+	}
+
+	/** What this event does to a job with these facts; empty when it does not apply and changes nothing. */
+	public Optional<Decision> decide(Facts job) {
+		if (!applies(job)) {
+			return Optional.empty();
+		}
+		int attemptAfter = attempt.after(job);
+		return Optional.of(new Decision(target(job, attemptAfter), attemptAfter, recordsError));
+	}
+
+	private boolean applies(Facts job) {
+		if (!from.contains(job.state())) {
+			return false;
+		}
+		return switch (this) {
+			case CANCEL -> job.state() != dead || job.holdsSlot();
+			case RELEASE -> !job.attemptGivenBack();
+			default -> true;
+		};
+	}
+
+	private JobState target(Facts job, int attemptAfter) {
+		return switch (this) {
+			case CLAIM -> running;
+			case SUCCEED -> succeeded;
+			case FAIL -> dead;
+			case CANCEL -> cancelled;
+			case PROMOTE -> ready;
+			case RETRY_DEAD -> job.keyed() ? blocked : ready;
+			case REAP -> attemptAfter == job.attempt() && job.attempt() >= job.maxAttempts() ? dead : back(job);
+			case RETRY, RETRY_AFTER, SNOOZE, RELEASE -> back(job);
+		};
+	}
+
+	/**
+	 * Every way back from running leads to blocked for a job whose key has a rate, so that its next start waits for
+	 * a promotion, which counts it against the rate; to ready for every other job.
+	 */
+	private static JobState back(Facts job) {
+		return job.rated() ? blocked : ready;
+	}
+
+	/** What an event does to an attempt. */
+	private enum Attempt {
+
+		KEEP, CHARGE, GIVE_BACK, GIVE_BACK_UNCONFIRMED, RESET;
+
+		int after(Facts job) {
+			return switch (this) {
+				case KEEP -> job.attempt();
+				case CHARGE -> job.attempt() + 1;
+				case GIVE_BACK -> job.attempt() - 1;
+				case GIVE_BACK_UNCONFIRMED -> job.attempt() - (givesBack(job) ? 1 : 0);
+				case RESET -> 0;
+			};
+		}
+
+		private static boolean givesBack(Facts job) {
+			return !job.claimConfirmed() && job.unconfirmedReaps() < MAX_UNCONFIRMED_REAPS;
+		}
+	}
+
+	/**
+	 * What an event decided: the state the job goes to, its attempt afterwards, and whether the event goes on its
+	 * error history.
+	 */
+	public record Decision(JobState state, int attempt, boolean recordsError) {
+	}
+
+	/**
+	 * The facts of a job that its transitions depend on.
+	 *
+	 * @param keyed whether it has a concurrency key
+	 * @param rated whether its key has a rate
+	 * @param deadHolds whether it keeps its key's slot once dead
+	 * @param claimConfirmed whether its worker confirmed the claim of its current attempt
+	 * @param attemptGivenBack whether a release gave its attempt back before
+	 * @param unconfirmedReaps how many reaps gave back an unconfirmed attempt of it
+	 */
+	public record Facts(JobState state, boolean keyed, boolean rated, boolean deadHolds, int attempt, int maxAttempts,
+			boolean claimConfirmed, boolean attemptGivenBack, int unconfirmedReaps) {
+
+		/**
+		 * Whether it holds a slot of its concurrency key: a keyed job that is ready or running, or dead with a key
+		 * whose dead jobs hold their slots. {@link Sql#holdsSlot} is the same rule in SQL.
+		 */
+		public boolean holdsSlot() {
+			return keyed && (state == ready || state == running || (state == dead && deadHolds));
+		}
+	}
+
+	/**
+	 * The rules above that a statement must apply in the database, row by row and atomically with its write, as SQL
+	 * every supported database reads alike (booleans as PostgreSQL's, or as SQLite's and MySQL's 0 and 1). Columns
+	 * are qualified by the alias given, or unqualified for an empty one.
+	 */
+	public static final class Sql {
+
+		private Sql() {
+		}
+
+		/** The state a job goes back to from running: {@link Transition#back}. */
+		public static String backFromRunning(String alias) {
+			return "CASE WHEN " + column(alias, "concurrency_rate_millis") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+		}
+
+		/** The state a retried dead job goes to: ready, or blocked with a concurrency key. */
+		public static String entryState(String alias) {
+			return "CASE WHEN " + column(alias, "concurrency_key") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+		}
+
+		/**
+		 * Whether a reap gives the attempt back ({@link Attempt#GIVE_BACK_UNCONFIRMED}), with the bound parameter
+		 * {@code :maxUnconfirmedReaps} set to {@link Transition#MAX_UNCONFIRMED_REAPS}.
+		 */
+		public static String reapGivesBack(String alias) {
+			return "(NOT " + column(alias, "claim_confirmed") + " AND " + column(alias, "unconfirmed_reaps")
+					+ " < :maxUnconfirmedReaps)";
+		}
+
+		/** The state a reap leads to, given the SQL of whether it gives the attempt back. */
+		public static String reapState(String alias, String givesBack) {
+			return "CASE WHEN NOT " + givesBack + " AND " + column(alias, "attempt") + " >= "
+					+ column(alias, "max_attempts") + " THEN 'dead' WHEN " + column(alias, "concurrency_rate_millis")
+					+ " IS NULL THEN 'ready' ELSE 'blocked' END";
+		}
+
+		/**
+		 * Whether a keyed row holds a slot of its key: {@link Facts#holdsSlot}, for rows the caller already chose by
+		 * their key. {@code stateColumn} is the column that holds a keyed row's state ({@code state}, or MySQL's
+		 * indexed copy of it).
+		 */
+		public static String holdsSlot(String alias, String stateColumn) {
+			String state = column(alias, stateColumn);
+			return "(" + state + " IN ('ready', 'running') OR (" + state + " = 'dead' AND "
+					+ column(alias, "concurrency_dead_holds") + "))";
+		}
+
+		/** {@link #holdsSlot} of the row's {@code state} column. */
+		public static String holdsSlot(String alias) {
+			return holdsSlot(alias, "state");
+		}
+
+		/** The states an operator's cancel applies to: {@link Transition#CANCEL}. */
+		public static String cancellable(String alias) {
+			String state = column(alias, "state");
+			return "(" + state + " IN ('blocked', 'ready', 'running') OR (" + state + " = 'dead' AND "
+					+ column(alias, "concurrency_dead_holds") + "))";
+		}
+
+		private static String column(String alias, String column) {
+			return alias.isEmpty() ? column : alias + "." + column;
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package dev.jobqueue.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.Transition;
+import dev.jobqueue.support.TestDatabase;
+import dev.jobqueue.support.TransitionTable;
+import dev.jobqueue.support.TransitionTable.Case;
+import dev.jobqueue.support.TransitionTable.Outcome;
+
+/**
+ * Every database carries out the state machine's decisions: each case of the {@link TransitionTable} is set up
+ * through the store's own statements, its event applied through the store, and the job read back.
+ */
+public abstract class TransitionContractTest {
+
+	private static final String QUEUE = "transitions";
+
+	private static final String KIND = "step";
+
+	private static final String OWNER = "transition-test";
+
+	private static final Duration SHORT_LEASE = Duration.ofMillis(1);
+
+	protected abstract TestDatabase database();
+
+	static Stream<Case> cases() {
+		return TransitionTable.CASES.stream();
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("cases")
+	void theDatabaseCarriesOutTheTransitionAsTheStateMachineDecidesIt(Case row) throws InterruptedException {
+		database().reset();
+		JobStore store = database().store();
+		String key = row.options().keyed() ? "key-" + row.event() + "-" + row.from() : null;
+		Subject subject = setUp(store, row, key);
+		int errorsBefore = job(store, subject.id()).errors().size();
+
+		boolean changed = apply(store, row, subject, key);
+
+		Job after = job(store, subject.id());
+		Outcome expected = row.expected();
+		if (expected == TransitionTable.UNCHANGED) {
+			assertThat(changed).isFalse();
+			assertThat(after.state()).isEqualTo(row.from());
+			assertThat(after.attempt()).isEqualTo(row.attemptBefore());
+			return;
+		}
+		assertThat(changed).isTrue();
+		assertThat(after.state()).isEqualTo(expected.state());
+		assertThat(after.attempt()).isEqualTo(expected.attempt());
+		assertThat(after.errors()).hasSize(errorsBefore + (expected.recordsError() ? 1 : 0));
+		assertThat(key != null && holdsSlot(store, key)).isEqualTo(expected.holdsSlot());
+	}
+
+	/** A job in the case's state, made by the store's statements, and its lease when it is running. */
+	private Subject setUp(JobStore store, Case row, String key) {
+		NewJob.KeySlot slot = key == null ? null
+				: new NewJob.KeySlot(key, 1, row.options().deadHolds(), row.options().rated() ? Duration.ofHours(1) : null);
+		long id = store.enqueue(new NewJob(QUEUE, KIND, "{}", 1, 0, null, Duration.ZERO, row.options().maxAttempts(),
+				null, slot)).id();
+		if (row.from() == JobState.blocked) {
+			return new Subject(id, null);
+		}
+		promote(store, key);
+		if (row.from() == JobState.ready) {
+			return new Subject(id, null);
+		}
+		if (row.from() == JobState.cancelled) {
+			assertThat(store.cancel(id)).isTrue();
+			return new Subject(id, null);
+		}
+		Duration lease = row.event() == Transition.REAP ? SHORT_LEASE : Duration.ofMinutes(5);
+		Lease held = claim(store, id, lease);
+		if (row.options().givenBack()) {
+			assertThat(store.release(held)).isTrue();
+			promote(store, key);
+			held = claim(store, id, lease);
+		}
+		if (row.options().confirmed()) {
+			store.confirm(OWNER, List.of(held));
+		}
+		switch (row.from()) {
+			case running -> {
+			}
+			case succeeded -> assertThat(store.complete(held, null)).isTrue();
+			case dead -> assertThat(store.fail(held, "failed before the case")).isTrue();
+			default -> throw new IllegalArgumentException("no set-up for " + row.from());
+		}
+		return new Subject(id, held);
+	}
+
+	private static boolean apply(JobStore store, Case row, Subject subject, String key) throws InterruptedException {
+		return switch (row.event()) {
+			case CLAIM -> !store.claim(QUEUE, Map.of(KIND, 1), 1, OWNER, Duration.ofMinutes(5)).isEmpty();
+			case SUCCEED -> store.complete(subject.lease(), null);
+			case RETRY, RETRY_AFTER -> store.retryLater(subject.lease(), Duration.ofMinutes(1), "failed in the case");
+			case FAIL -> store.fail(subject.lease(), "failed in the case");
+			case SNOOZE -> store.snooze(subject.lease(), Duration.ofMinutes(1));
+			case RELEASE -> store.release(subject.lease());
+			case REAP -> reap(store);
+			case CANCEL -> store.cancel(subject.id());
+			case PROMOTE -> !store.promote(Set.of(key)).isEmpty();
+			case RETRY_DEAD -> store.retryDead(subject.id());
+		};
+	}
+
+	/** Reaps once the case's short lease has run out by the database's clock. */
+	private static boolean reap(JobStore store) throws InterruptedException {
+		Thread.sleep(50);
+		return store.reapExpired(10) == 1;
+	}
+
+	/**
+	 * Whether the key's one job holds its slot, as the promotion counts holders: asked with a second job of the key
+	 * blocked behind it, since a key's slots are read through its first waiting job.
+	 */
+	private static boolean holdsSlot(JobStore store, String key) {
+		long probe = store.enqueue(new NewJob(QUEUE, "probe", "{}", 1, 0, null, Duration.ofHours(1), 1, null,
+				new NewJob.KeySlot(key, 1, false))).id();
+		return store.keySlots(key, probe).orElseThrow().holderCount() == 1;
+	}
+
+	private static void promote(JobStore store, String key) {
+		if (key != null) {
+			store.promote(Set.of(key));
+		}
+	}
+
+	private static Lease claim(JobStore store, long id, Duration lease) {
+		List<ClaimedJob> claimed = store.claim(QUEUE, Map.of(KIND, 1), 1, OWNER, lease);
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
+		return claimed.get(0).lease();
+	}
+
+	private static Job job(JobStore store, long id) {
+		return store.find(id).orElseThrow();
+	}
+
+	private record Subject(long id, Lease lease) {
+	}
+}

@@ -1,0 +1,56 @@
+package dev.jobqueue.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.jobqueue.JobState;
+import dev.jobqueue.support.TransitionTable;
+import dev.jobqueue.support.TransitionTable.Case;
+
+/** The state machine decides every case of the transition table as the table says. */
+class TransitionTest {
+
+	static Stream<Case> cases() {
+		return TransitionTable.CASES.stream();
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("cases")
+	void decidesAsTheTableSays(Case row) {
+		var decision = row.event().decide(row.facts());
+
+		if (row.expected() == TransitionTable.UNCHANGED) {
+			assertThat(decision).isEmpty();
+			return;
+		}
+		assertThat(decision).hasValueSatisfying(d -> {
+			assertThat(d.state()).isEqualTo(row.expected().state());
+			assertThat(d.attempt()).isEqualTo(row.expected().attempt());
+			assertThat(d.recordsError()).isEqualTo(row.expected().recordsError());
+			assertThat(factsAfter(row, d).holdsSlot()).isEqualTo(row.expected().holdsSlot());
+		});
+	}
+
+	@Test
+	void aReapGivesAnUnconfirmedAttemptBackOnlyUpToItsLimit() {
+		var spent = new Transition.Facts(JobState.running, false, false, false, 3, 3, false, false,
+				Transition.MAX_UNCONFIRMED_REAPS);
+
+		assertThat(Transition.REAP.decide(spent)).hasValueSatisfying(d -> {
+			assertThat(d.state()).isEqualTo(JobState.dead);
+			assertThat(d.attempt()).isEqualTo(3);
+		});
+	}
+
+	private static Transition.Facts factsAfter(Case row, Transition.Decision decision) {
+		var before = row.facts();
+		return new Transition.Facts(decision.state(), before.keyed(), before.rated(), before.deadHolds(),
+				decision.attempt(), before.maxAttempts(), before.claimConfirmed(), before.attemptGivenBack(),
+				before.unconfirmedReaps());
+	}
+}
