@@ -179,7 +179,7 @@ public final class JobRuntime {
 		if (schedules.isEmpty()) {
 			return;
 		}
-		Scheduler scheduler = new Scheduler(ownStore, schedules, Clock.systemUTC(), listener, this::wake);
+		Scheduler scheduler = Scheduler.onDatabaseClock(ownStore, schedules, Clock.systemUTC(), listener, this::wake);
 		liveness.watch(Scheduler.ROLE, settings.pollInterval(), settings.lease());
 		schedulerThread = new NamedThreads("jobqueue-scheduler")
 			.newThread(() -> scheduler.loop(liveness, settings.pollInterval()));

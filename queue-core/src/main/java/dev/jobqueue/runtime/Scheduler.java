@@ -26,7 +26,8 @@ import dev.jobqueue.store.ScheduleState;
  * compare-and-set and enqueues the job in the same transaction (see {@link JobStore#fireSchedule}), so one
  * node in the cluster enqueues each fire time and the others find the row moved.
  *
- * <p>Fire times are read on the injected clock; leases and due times of jobs stay on the database's.
+ * <p>Fire times are read on the injected clock: the database's ({@link #onDatabaseClock}), in the runtime, as leases
+ * and due times of jobs are.
  *
  * <p>A node fires a schedule only while the row holds the timing it declares. It writes its own timing over
  * another once, at its first look at the row (a deploy of a changed schedule: the last node to start
@@ -66,6 +67,15 @@ public final class Scheduler {
 		this.clock = clock;
 		this.listener = listener;
 		this.wakeup = wakeup;
+	}
+
+	/**
+	 * A scheduler as the runtime runs it: fire times on the database's clock, read through {@code store} and kept as
+	 * an offset from this machine's {@code local} clock.
+	 */
+	public static Scheduler onDatabaseClock(JobStore store, List<ScheduledJob> schedules, Clock local,
+			JobListener listener, Consumer<String> wakeup) {
+		return new Scheduler(store, schedules, new DatabaseClock(local, store::now), listener, wakeup);
 	}
 
 	/** One pass over every schedule; returns the earliest next fire time among them, or null for none known. */

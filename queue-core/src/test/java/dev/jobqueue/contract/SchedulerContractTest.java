@@ -1,5 +1,6 @@
 package dev.jobqueue.contract;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -223,6 +224,35 @@ public abstract class SchedulerContractTest {
 		}
 	}
 
+	@Test
+	void aNodeWhoseClockRunsTenMinutesAheadFiresNothingBeforeItIsDueOnTheDatabasesClock() {
+		Map<String, Schedule> schedules = Map.of("five",
+				Schedule.cron("0 */5 * * * *").kind("report").misfire(Misfire.ALL));
+		onDatabaseClock(Duration.ZERO, schedules).runOnce();
+
+		onDatabaseClock(Duration.ofMinutes(10), schedules).runOnce();
+
+		assertThat(fired("five")).isEmpty();
+	}
+
+	@Test
+	void aNodeWhoseClockRunsTenMinutesBehindFiresWhatIsDueOnTheDatabasesClock() throws InterruptedException {
+		Map<String, Schedule> schedules = Map.of("second", Schedule.every(Duration.ofSeconds(1)).kind("report"));
+		onDatabaseClock(Duration.ZERO, schedules).runOnce();
+		Thread.sleep(1_100);
+
+		onDatabaseClock(Duration.ofMinutes(-10), schedules).runOnce();
+
+		assertThat(fired("second")).hasSize(1);
+	}
+
+	/** A node as the runtime makes it, on a machine whose clock is {@code skew} off. */
+	private Scheduler onDatabaseClock(Duration skew, Map<String, Schedule> schedules) {
+		return Scheduler.onDatabaseClock(database().store(), resolve(schedules),
+				Clock.offset(Clock.systemUTC(), skew), JobListener.NONE, queue -> {
+				});
+	}
+
 	private void passEveryTenMinutesUntil(Scheduler node, TestClock clock, String end) {
 		while (clock.instant().isBefore(Instant.parse(end))) {
 			node.runOnce();
@@ -232,13 +262,16 @@ public abstract class SchedulerContractTest {
 	}
 
 	private Scheduler node(TestClock clock, Map<String, Schedule> schedules) {
+		return new Scheduler(database().store(), resolve(schedules), clock, JobListener.NONE, queue -> {
+		});
+	}
+
+	private static List<ScheduledJob> resolve(Map<String, Schedule> schedules) {
 		HandlerRegistry registry = new HandlerRegistry();
 		registry.declareExternal("report");
 		schedules.forEach((name, schedule) -> registry.registerSchedule(new ScheduleDefinition(name, schedule,
 				"test schedule " + name)));
-		List<ScheduledJob> resolved = ScheduledJobs.resolve(registry, QueueFixture.JSON, RetryPolicy.DEFAULT);
-		return new Scheduler(database().store(), resolved, clock, JobListener.NONE, queue -> {
-		});
+		return ScheduledJobs.resolve(registry, QueueFixture.JSON, RetryPolicy.DEFAULT);
 	}
 
 	/** The fire times of {@code schedule}'s jobs, read from their unique keys, in order. */
