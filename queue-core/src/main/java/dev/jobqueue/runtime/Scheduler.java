@@ -153,7 +153,7 @@ public final class Scheduler {
 	private void report(ScheduledJob job, DueFireTimes due) {
 		if (due.missed() > 0) {
 			log.warn("Schedule '{}' missed {} fire time(s) from {} while no node fired it; misfire policy {}",
-					job.name(), due.missed(), due.fire().isEmpty() ? "before " + due.next() : due.fire().get(0),
+					job.name(), due.missed(), due.firstMissed(),
 					job.schedule().misfire());
 			listener.onScheduleMisfired(job.name(), due.missed());
 		}

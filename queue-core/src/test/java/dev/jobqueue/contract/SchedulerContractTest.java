@@ -88,6 +88,20 @@ public abstract class SchedulerContractTest {
 		assertThat(fired("hourly")).containsExactly("2026-01-01T01:00:00Z");
 	}
 
+	@ParameterizedTest(name = "{0} fires {1} job(s) after the outage")
+	@CsvSource({ "SKIP, 1", "ONCE, 1", "ALL, 18" })
+	void aFrequentScheduleBackFromAnOutageFiresOnceUnlessItsPolicyIsAll(Misfire misfire, int fires) {
+		TestClock clock = new TestClock("2026-01-01T00:00:01Z");
+		Scheduler node = node(clock, Map.of("often", Schedule.every(Duration.ofSeconds(5)).kind("report")
+			.misfire(misfire)));
+		node.runOnce();
+		clock.set("2026-01-01T00:01:33Z");
+
+		node.runOnce();
+
+		assertThat(fired("often")).hasSize(fires).last().isEqualTo("2026-01-01T00:01:30Z");
+	}
+
 	@Test
 	void aNodeThatWasDownDoesNotFireAgainWhatAnotherNodeFired() {
 		TestClock clock = new TestClock("2026-01-01T00:30:00Z");
