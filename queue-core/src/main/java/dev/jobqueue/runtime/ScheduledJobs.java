@@ -61,6 +61,13 @@ public final class ScheduledJobs {
 			throw invalid(definition, "has a payload that cannot be written as JSON: " + ex.getOriginalMessage());
 		}
 		handler.ifPresent(target -> {
+			// Void reads nothing but null: a handler that declares it takes no payload at all.
+			if (definition.schedule().payload() == null && !target.payloadNullable()
+					&& target.payloadType() != Void.class) {
+				throw invalid(definition, "has no payload, but " + target.description() + " reads a "
+						+ target.payloadType().getTypeName() + " that is not declared nullable, as an enqueue of null "
+						+ "would be refused: give the schedule a payload, or declare the parameter @Nullable");
+			}
 			try {
 				json.readValue(text, json.constructType(target.payloadType()));
 			}

@@ -43,7 +43,7 @@ final class ConfiguredSchedules {
 				"is set without a cron expression");
 		Schedule timing = entry.getCron() != null
 				? attempt(property + ".cron", () -> Schedule.cron(entry.getCron(), zone(property, entry.getZone())))
-				: attempt(property + ".every", () -> Schedule.every(entry.getEvery()));
+				: attempt(property + ".every", () -> Schedule.every(IntervalText.parse(entry.getEvery())));
 		Schedule schedule = timing.kind(entry.getKind())
 			.payload(payload(property, entry.getPayload()))
 			.misfire(entry.getMisfire())

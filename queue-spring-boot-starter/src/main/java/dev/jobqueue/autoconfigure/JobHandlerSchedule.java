@@ -4,7 +4,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Optional;
 
-import org.springframework.boot.convert.DurationStyle;
 
 import dev.jobqueue.Schedule;
 import dev.jobqueue.spring.JobHandler;
@@ -32,7 +31,7 @@ final class JobHandlerSchedule {
 			return Optional.empty();
 		}
 		Schedule schedule = cron ? Schedule.cron(annotation.cron(), zone(annotation.zone()))
-				: Schedule.every(DurationStyle.detectAndParse(annotation.every()));
+				: Schedule.every(IntervalText.parse(annotation.every()));
 		return Optional.of(schedule.misfire(annotation.misfire()));
 	}
 

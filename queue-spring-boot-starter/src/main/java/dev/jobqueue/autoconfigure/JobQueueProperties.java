@@ -414,10 +414,10 @@ public class JobQueueProperties implements Validator {
 		private String zone;
 
 		/**
-		 * A fixed interval, at least 1s, counted from the epoch (15m fires at :00, :15, :30 and :45). Exclusive
-		 * with cron.
+		 * A fixed interval with its unit, at least 1s, counted from the epoch (15m fires at :00, :15, :30 and :45).
+		 * A number without a unit is refused. Exclusive with cron.
 		 */
-		private Duration every;
+		private String every;
 
 		/** The payload of its jobs, as JSON; it must bind to the handler's payload type. JSON null when not set. */
 		private String payload;
@@ -463,11 +463,11 @@ public class JobQueueProperties implements Validator {
 			this.zone = zone;
 		}
 
-		public Duration getEvery() {
+		public String getEvery() {
 			return every;
 		}
 
-		public void setEvery(Duration every) {
+		public void setEvery(String every) {
 			this.every = every;
 		}
 

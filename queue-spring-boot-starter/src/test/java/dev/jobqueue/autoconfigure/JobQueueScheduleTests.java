@@ -57,6 +57,12 @@ class JobQueueScheduleTests {
 	}
 
 	@Test
+	void anIntervalWithoutAUnitFailsTheStartupAskingForOne() {
+		assertStartupFails("jobqueue.schedules.tick.every: '5' has no unit; write it with one, such as 5s or 5m",
+				"jobqueue.schedules.tick.kind=report", "jobqueue.schedules.tick.every=5");
+	}
+
+	@Test
 	void aScheduleWithNeitherOrBothTimingsFailsTheStartupNamingTheProperties() {
 		assertStartupFails("jobqueue.schedules.tick.cron or jobqueue.schedules.tick.every must be set, and not both",
 				"jobqueue.schedules.tick.kind=report");
@@ -89,6 +95,18 @@ class JobQueueScheduleTests {
 		assertStartupFails(BadSchedules.ZeroInterval.class,
 				".zero() has an invalid schedule: every must be a positive duration, was PT0S");
 		assertStartupFails(BadSchedules.Both.class, ".both() has an invalid schedule: cron and every are both set");
+		assertStartupFails(BadSchedules.NoUnit.class,
+				".noUnit() has an invalid schedule: '5' has no unit; write it with one, such as 5s or 5m");
+	}
+
+	@Test
+	void aRecurringHandlerWhosePayloadIsNotNullableFailsTheStartupAsAnEnqueueOfNullWould() {
+		runner.withBean("recurringReport", RecurringReport.class).run(context -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("Schedule 'recurring-report'")
+				.hasStackTraceContaining("has no payload, but")
+				.hasStackTraceContaining("that is not declared nullable");
+		});
 	}
 
 	@Test
@@ -157,6 +175,13 @@ class JobQueueScheduleTests {
 	record Report(int days) {
 	}
 
+	static class RecurringReport {
+
+		@JobHandler(kind = "recurring-report", every = "1h")
+		void report(Report report) {
+		}
+	}
+
 	static class ReportHandlers {
 
 		@JobHandler(kind = "report")
@@ -195,6 +220,13 @@ class JobQueueScheduleTests {
 
 			@JobHandler(kind = "bad", cron = "0 0 2 * * *", every = "1h")
 			void both() {
+			}
+		}
+
+		static class NoUnit {
+
+			@JobHandler(kind = "bad", every = "5")
+			void noUnit() {
 			}
 		}
 	}
