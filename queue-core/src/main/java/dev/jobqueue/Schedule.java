@@ -36,6 +36,17 @@ public final class Schedule {
 		ALL
 	}
 
+	/**
+	 * What a cron schedule in a zone with daylight saving does on the day clocks go back, when a local time such as
+	 * 02:30 happens twice.
+	 */
+	public enum FallBack {
+		/** It fires at the first of the two, as cron and Quartz do. */
+		ONCE,
+		/** It fires at both. */
+		TWICE
+	}
+
 	/** The most missed fire times {@link Misfire#ALL} enqueues after one outage; the rest are skipped. */
 	public static final int MAX_CATCH_UP = 100;
 
@@ -66,6 +77,8 @@ public final class Schedule {
 	private Duration misfireThreshold = DEFAULT_MISFIRE_THRESHOLD;
 
 	private boolean enabled = true;
+
+	private FallBack fallBack = FallBack.ONCE;
 
 	private Schedule() {
 	}
@@ -133,6 +146,12 @@ public final class Schedule {
 		return copy(schedule -> schedule.misfire = misfire);
 	}
 
+	/** Whether a local time that happens twice on the day clocks go back fires twice; once by default. */
+	public Schedule fallBack(FallBack fallBack) {
+		Validate.isTrue(fallBack != null, "fallBack", "must not be null");
+		return copy(schedule -> schedule.fallBack = fallBack);
+	}
+
 	/** How late a fire time may be and still be enqueued as on time rather than as a misfire. */
 	public Schedule misfireThreshold(Duration threshold) {
 		Validate.positive(threshold, "misfireThreshold");
@@ -154,6 +173,11 @@ public final class Schedule {
 			return Instant.ofEpochMilli(Math.floorDiv(instant.toEpochMilli(), millis) * millis + millis);
 		}
 		ZonedDateTime next = expression.next(instant.atZone(zone));
+		// The second occurrence of a repeated local time is at the later offset of the overlap; its first
+		// occurrence matched the same fields an hour before.
+		if (next != null && fallBack == FallBack.ONCE && !next.isEqual(next.withEarlierOffsetAtOverlap())) {
+			next = expression.next(next);
+		}
 		return next == null ? null : next.toInstant();
 	}
 
@@ -169,7 +193,8 @@ public final class Schedule {
 			return "every " + every;
 		}
 		// UTC has several names (UTC, Z, Etc/UTC); one spelling keeps nodes that use different ones in agreement.
-		return "cron " + cron + " " + (zone.normalized().equals(ZoneOffset.UTC) ? "UTC" : zone.getId());
+		return "cron " + cron + " " + (zone.normalized().equals(ZoneOffset.UTC) ? "UTC" : zone.getId())
+				+ (fallBack == FallBack.TWICE ? " fall-back twice" : "");
 	}
 
 	private Schedule copy(Consumer<Schedule> change) {
@@ -185,6 +210,7 @@ public final class Schedule {
 		copy.misfire = misfire;
 		copy.misfireThreshold = misfireThreshold;
 		copy.enabled = enabled;
+		copy.fallBack = fallBack;
 		change.accept(copy);
 		return copy;
 	}
@@ -231,6 +257,10 @@ public final class Schedule {
 
 	public boolean enabled() {
 		return enabled;
+	}
+
+	public FallBack fallBack() {
+		return fallBack;
 	}
 
 	@Override

@@ -121,23 +121,33 @@ public abstract class SchedulerContractTest {
 	}
 
 	@Test
-	void aScheduleAtHalfPastTwoInParisSkipsTheSpringForwardDayAndFiresTwiceOnTheFallBackDay() {
+	void aScheduleAtHalfPastTwoInParisSkipsTheSpringForwardDayAndFiresOnceOnTheFallBackDay() {
+		// 02:30 does not exist on 29 March (02:00 CET is 03:00 CEST), and exists twice on 25 October (at +02:00,
+		// then again at +01:00): by default the repeated local time fires once, at its first occurrence. Between the
+		// two weeks the schedule missed fire times while nothing ran, which the default policy skips.
+		assertThat(firedAroundTheDaylightSavingDays(Schedule.FallBack.ONCE)).containsExactly("2026-03-28T01:30:00Z",
+				"2026-03-30T00:30:00Z", "2026-03-31T00:30:00Z", "2026-10-24T00:30:00Z", "2026-10-25T00:30:00Z",
+				"2026-10-26T01:30:00Z");
+	}
+
+	@Test
+	void aScheduleThatAsksForItFiresTwiceOnTheFallBackDay() {
+		assertThat(firedAroundTheDaylightSavingDays(Schedule.FallBack.TWICE)).containsSubsequence(
+				"2026-10-25T00:30:00Z", "2026-10-25T01:30:00Z", "2026-10-26T01:30:00Z");
+	}
+
+	private List<String> firedAroundTheDaylightSavingDays(Schedule.FallBack fallBack) {
 		// Passes every ten minutes find each fire time up to ten minutes late: on time for this threshold.
 		Schedule halfPastTwo = Schedule.cron("0 30 2 * * *", ZoneId.of("Europe/Paris"))
 			.kind("report")
-			.misfireThreshold(Duration.ofMinutes(15));
+			.misfireThreshold(Duration.ofMinutes(15))
+			.fallBack(fallBack);
 		TestClock clock = new TestClock("2026-03-27T12:00:00Z");
 		Scheduler node = node(clock, Map.of("dst", halfPastTwo));
 		passEveryTenMinutesUntil(node, clock, "2026-03-31T12:00:00Z");
 		clock.set("2026-10-23T12:00:00Z");
 		passEveryTenMinutesUntil(node, clock, "2026-10-26T12:00:00Z");
-
-		// CronExpression's own answer: 02:30 does not exist on 29 March (02:00 CET is 03:00 CEST), and it
-		// exists twice on 25 October (at +02:00, then again at +01:00). Between the two weeks the schedule
-		// missed fire times while nothing ran, which the default policy skips.
-		assertThat(fired("dst")).containsExactly("2026-03-28T01:30:00Z", "2026-03-30T00:30:00Z",
-				"2026-03-31T00:30:00Z", "2026-10-24T00:30:00Z", "2026-10-25T00:30:00Z", "2026-10-25T01:30:00Z",
-				"2026-10-26T01:30:00Z");
+		return fired("dst");
 	}
 
 	@Test

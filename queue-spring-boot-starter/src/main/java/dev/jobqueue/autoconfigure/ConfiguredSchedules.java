@@ -47,6 +47,7 @@ final class ConfiguredSchedules {
 		Schedule schedule = timing.kind(entry.getKind())
 			.payload(payload(property, entry.getPayload()))
 			.misfire(entry.getMisfire())
+			.fallBack(entry.getFallBack())
 			.enabled(entry.isEnabled());
 		schedule = with(property + ".misfire-threshold", schedule,
 				given -> given.misfireThreshold(entry.getMisfireThreshold()));

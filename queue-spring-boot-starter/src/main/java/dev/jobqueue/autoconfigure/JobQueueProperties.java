@@ -439,6 +439,12 @@ public class JobQueueProperties implements Validator {
 		/** How late a fire time may be found and still be enqueued as on time rather than as a misfire. */
 		private Duration misfireThreshold = Duration.ofMinutes(1);
 
+		/**
+		 * Whether a cron schedule fires once or twice at a local time that happens twice on the day clocks go back
+		 * (02:30 in Europe/Paris on the last Sunday of October): once or twice.
+		 */
+		private dev.jobqueue.Schedule.FallBack fallBack = dev.jobqueue.Schedule.FallBack.ONCE;
+
 		public String getKind() {
 			return kind;
 		}
@@ -501,6 +507,14 @@ public class JobQueueProperties implements Validator {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public dev.jobqueue.Schedule.FallBack getFallBack() {
+			return fallBack;
+		}
+
+		public void setFallBack(dev.jobqueue.Schedule.FallBack fallBack) {
+			this.fallBack = fallBack;
 		}
 
 		public dev.jobqueue.Schedule.Misfire getMisfire() {

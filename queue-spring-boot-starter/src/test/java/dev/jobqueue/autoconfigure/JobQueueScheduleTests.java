@@ -126,9 +126,22 @@ class JobQueueScheduleTests {
 				assertThat(weekly.timing()).isEqualTo("cron @weekly UTC");
 				assertThat(weekly.misfire()).isEqualTo(Schedule.Misfire.ONCE);
 				assertThat(weekly.misfireThreshold()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD);
+				assertThat(weekly.fallBack()).isEqualTo(Schedule.FallBack.ONCE);
 				assertThat(weekly.priority()).isEqualTo(5);
 				assertThat(weekly.enabled()).isTrue();
 			});
+	}
+
+	@Test
+	void aConfiguredScheduleMayFireTwiceOnTheFallBackDay() {
+		runner.withPropertyValues("jobqueue.schedules.nightly.kind=report",
+				"jobqueue.schedules.nightly.cron=0 30 2 * * *", "jobqueue.schedules.nightly.zone=Europe/Paris", "jobqueue.schedules.nightly.payload={\"days\": 1}",
+				"jobqueue.schedules.nightly.fall-back=twice")
+			.run(context -> assertThat(context.getBean(HandlerRegistry.class).schedules())
+				.filteredOn(definition -> definition.name().equals("nightly"))
+				.singleElement()
+				.satisfies(definition -> assertThat(definition.schedule().fallBack())
+					.isEqualTo(Schedule.FallBack.TWICE)));
 	}
 
 	@Test
