@@ -19,9 +19,9 @@ import dev.jobqueue.store.JobStore;
  * a blocked job have committed, on a thread of its own: a promotion is a transaction of its own, which the
  * caller's thread could not open while its own transaction still holds its connection (a pool of one would
  * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
- * one together. With a sweep interval, whenever that long passes without a request, it also sweeps
- * ({@link JobStore#promoteWaiting}) for slots no promotion followed, while it is the node that maintains: one
- * node's sweep serves the cluster. A failed promotion is logged; the sweep of the maintaining node takes it up.
+ * one together. With a sweep interval it also sweeps ({@link JobStore#promoteWaiting}) every sweep interval, on a
+ * timer of its own, for slots no promotion followed, while it is the node that maintains: one node's sweep serves
+ * the cluster. A failed promotion is logged; the sweep of the maintaining node takes it up.
  */
 public final class KeyPromoter implements AutoCloseable {
 
@@ -103,36 +103,41 @@ public final class KeyPromoter implements AutoCloseable {
 	}
 
 	private void loop() {
-		boolean sweepDue = sweepInterval != null;
+		long nextSweep = System.nanoTime();
 		while (true) {
 			try {
-				if (sweepDue && maintaining.getAsBoolean()) {
-					sweep();
+				if (sweepInterval != null && System.nanoTime() - nextSweep >= 0) {
+					nextSweep = System.nanoTime() + sweepInterval.toNanos();
+					if (maintaining.getAsBoolean()) {
+						sweep();
+					}
 				}
-				Set<String> keys = next();
+				Set<String> keys = next(nextSweep);
 				if (keys == null) {
 					return;
 				}
 				if (!keys.isEmpty()) {
 					store.promote(keys).forEach(wakeup);
 				}
-				sweepDue = sweepInterval != null && keys.isEmpty();
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return;
 			}
 			catch (RuntimeException ex) {
+				// The next try waits for the sweep's timer: a database that refused this will likely refuse it again.
 				log.warn("Could not hand on the slots of concurrency keys; the next sweep will", ex);
-				// Not at once: a database that refused this will likely refuse the next try too.
-				sweepDue = false;
 			}
 		}
 	}
 
-	/** The keys asked for since the last promotion; empty when the sweep interval passed first; null once closed. */
-	private synchronized Set<String> next() throws InterruptedException {
-		long deadline = System.nanoTime() + (sweepInterval == null ? Long.MAX_VALUE / 2 : sweepInterval.toNanos());
+	/**
+	 * The keys asked for since the last promotion; empty once the sweep is due first; null once closed. The sweep
+	 * keeps its own timer, however many promotions are asked for meanwhile: the slots it finds (freed by a reap, a
+	 * prune, a node that stopped before it promoted) wait no longer than a sweep interval under any load.
+	 */
+	private synchronized Set<String> next(long sweepAt) throws InterruptedException {
+		long deadline = sweepInterval == null ? System.nanoTime() + Long.MAX_VALUE / 2 : sweepAt;
 		while (pending.isEmpty() && !closed) {
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {

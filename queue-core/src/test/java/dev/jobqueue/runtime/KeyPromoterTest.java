@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,6 +27,40 @@ class KeyPromoterTest {
 					}
 					throw new UnsupportedOperationException(method.getName());
 				});
+	}
+
+	/** A store that counts sweeps and promotions, each of which makes nothing ready. */
+	private static JobStore countingStore(AtomicInteger sweeps, AtomicInteger promotions) {
+		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
+				(proxy, method, args) -> switch (method.getName()) {
+					case "promoteWaiting" -> {
+						sweeps.incrementAndGet();
+						yield Set.of();
+					}
+					case "promote" -> {
+						promotions.incrementAndGet();
+						yield Set.of();
+					}
+					default -> throw new UnsupportedOperationException(method.getName());
+				});
+	}
+
+	@Test
+	void theSweepRunsOnItsOwnTimerWhilePromotionsAreAskedForWithoutPause() throws InterruptedException {
+		AtomicInteger sweeps = new AtomicInteger();
+		AtomicInteger promotions = new AtomicInteger();
+		try (KeyPromoter promoter = new KeyPromoter(countingStore(sweeps, promotions), queue -> {
+		}, Duration.ofMillis(100), () -> true)) {
+			promoter.start();
+			long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+			while (System.nanoTime() < end) {
+				promoter.promoteAfterCommit(List.of("busy-key"));
+				Thread.sleep(10);
+			}
+		}
+		assertThat(promotions.get()).isGreaterThan(20);
+		assertThat(sweeps.get()).as("sweeps in a second of steady requests, at a 100 ms sweep interval")
+			.isBetween(5, 15);
 	}
 
 	@Test
