@@ -1,5 +1,5 @@
 # agg.py DIR: medians and per-run ratios (jobqueue's variants / the best of db-scheduler's variants in the round) of
-# the drains runs.sh (or ../mariadb-drain-rounds/rounds.sh, which runs no build before) wrote in DIR
+# the drains runs.sh (or ../2026-11-28-mariadb-drain-rounds/rounds.sh, which runs no build before) wrote in DIR
 import glob,re,statistics,sys
 d=sys.argv[1]
 rows={}

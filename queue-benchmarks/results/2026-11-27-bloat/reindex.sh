@@ -3,9 +3,9 @@
 # The bloat workload, then REINDEX INDEX CONCURRENTLY of the ready index while one pgbench client runs the claim
 # (rolled back) without pause: its time, and the claims' latencies meanwhile against before.
 set -eu
-jar=$1; run=$2; out=queue-benchmarks/results/bloat/$run.txt
+jar=$1; run=$2; out=queue-benchmarks/results/2026-11-27-bloat/$run.txt
 P="psql -h 127.0.0.1 -U postgres -d test_bloat_bench -v ON_ERROR_STOP=1"
-dir=queue-benchmarks/results/bloat
+dir=queue-benchmarks/results/2026-11-27-bloat
 claim() { $P -f $dir/claim.sql | grep -E 'Buffers: shared hit=[0-9]+( read=[0-9]+)?$|Execution Time' | sed -n '1p;$p'; }
 bench() { pgbench -h 127.0.0.1 -U postgres -n -c 1 -T "$1" -f $dir/claim-rollback.sql test_bloat_bench 2>&1 \
   | grep -E 'number of transactions actually|latency average|latency stddev'; }

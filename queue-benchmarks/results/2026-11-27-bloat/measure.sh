@@ -5,9 +5,9 @@
 # INDEX_CLEANUP ON, then that again with nothing left to clean. VACUUM_OPTIONS (e.g. "PARALLEL 0, ") go first
 # into every VACUUM's option list.
 set -eu
-jar=$1; run=$2; opts=${3:-}; out=queue-benchmarks/results/bloat/$run.txt
+jar=$1; run=$2; opts=${3:-}; out=queue-benchmarks/results/2026-11-27-bloat/$run.txt
 P="psql -h 127.0.0.1 -U postgres -d test_bloat_bench -v ON_ERROR_STOP=1"
-dir=queue-benchmarks/results/bloat
+dir=queue-benchmarks/results/2026-11-27-bloat
 claim() { $P -f $dir/claim.sql | grep -E 'Buffers: shared hit=[0-9]+( read=[0-9]+)?$|Execution Time' | sed -n '1p;$p'; }
 vacuum() { echo "## VACUUM ($opts$1) jobqueue_job"; $P -c '\timing on' -c "VACUUM ($opts$1) jobqueue_job" 2>&1 \
   | grep -E 'launched|index scan|^index "jobqueue_job_(ready|pkey|finished)|vacuuming "[a-z_.]*jobqueue_job"|buffer usage|^Time'; }
