@@ -10,7 +10,7 @@ import dev.jobqueue.RuntimeSettings;
  * table is filled with {@code finished} succeeded jobs (within their day of retention) and {@link #PARKED}
  * jobs due in an hour, vacuumed and analyzed, then {@code jobs} jobs run through a real runtime, its vacuumer
  * included, enqueued in bursts of {@link #BURST} {@link #GAP} apart. The table is left as it is at the end, for
- * a look at the claim's plan (queue-benchmarks/results/bloat has the scripts).
+ * a look at the claim's plan (queue-benchmarks/results/2026-11-27-bloat has the scripts).
  *
  * <p>Bursts, because jobs enqueued one at a time clean up after themselves: each lands on the index page where
  * the jobs claimed just before it left their entries, and a page about to split first drops the entries that

@@ -33,7 +33,8 @@ public class JobQueueProperties implements Validator {
 
 	/**
 	 * When to create and upgrade the queue's tables, with Flyway and a history table of their own
-	 * (jobqueue_schema_history). 'embedded' counts SQLite as embedded.
+	 * (jobqueue_schema_history). 'embedded' counts SQLite as embedded; with 'never' you apply the migrations, and
+	 * each node still checks at startup that the tables are at the version it needs.
 	 */
 	private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
 
@@ -48,7 +49,8 @@ public class JobQueueProperties implements Validator {
 
 	/**
 	 * Job kinds that other applications handle and this one only enqueues. Any other kind that no
-	 * handler here serves is refused at enqueue, as a likely typo.
+	 * handler here serves is refused at enqueue, as a likely typo (an application with no handlers at all enqueues
+	 * any kind). This node never claims an external kind: its jobs wait for a node that serves it.
 	 */
 	private List<String> externalKinds = new ArrayList<>();
 
@@ -62,7 +64,7 @@ public class JobQueueProperties implements Validator {
 	 * Limits of concurrency keys by prefix, such as {@code tenant-: 4}: a job whose key starts with a prefix
 	 * here may have as many jobs of its key ready or running at once as the longest such prefix says, whatever
 	 * its handler declares. Weights for sharing a queue between tenants: a key with a larger limit gets a
-	 * larger share.
+	 * larger share. In YAML write a prefix in brackets, {@code "[tenant-]"}, to keep its dash.
 	 */
 	private final Map<String, Integer> concurrencyKeyLimits = new LinkedHashMap<>();
 
@@ -74,12 +76,16 @@ public class JobQueueProperties implements Validator {
 	 */
 	private boolean notify = true;
 
-	/** How long an idle poller sleeps when nothing wakes it. */
+	/**
+	 * The longest an idle poller sleeps when nothing wakes it. It sleeps less when a job it could take (a delayed
+	 * job, a retry) is due sooner.
+	 */
 	private Duration pollInterval = Duration.ofSeconds(1);
 
 	/**
 	 * How long a claimed job stays leased to its worker without a heartbeat; when it expires the job goes
-	 * to another worker.
+	 * to another worker. On SQLite keep it longer than the heartbeat interval plus 5 s (the wait for SQLite's write
+	 * lock); a shorter lease is warned of at startup.
 	 */
 	private Duration leaseDuration = Duration.ofSeconds(30);
 
@@ -89,7 +95,10 @@ public class JobQueueProperties implements Validator {
 	 */
 	private Duration heartbeatInterval = Duration.ofSeconds(10);
 
-	/** How often jobs whose lease expired (their worker died) are handed back. */
+	/**
+	 * How often jobs whose lease expired (their worker died) are handed back, by the one node that holds the
+	 * maintenance lease.
+	 */
 	private Duration reaperInterval = Duration.ofSeconds(5);
 
 	/** How often finished jobs past their retention, and stale nodes of the node registry, are deleted. */
@@ -98,8 +107,9 @@ public class JobQueueProperties implements Validator {
 	/**
 	 * How often the job table's dead rows are counted, and the table vacuumed when there are many
 	 * (PostgreSQL; on SQLite there is nothing to vacuum). Every claim steps over the rows claimed since the
-	 * last VACUUM, so this bounds how much a busy queue slows itself down. Needs the database user to own
-	 * the table. 0 turns it off, leaving the table to autovacuum.
+	 * last VACUUM, so this bounds how much a busy queue slows itself down. Needs PostgreSQL 13 or later and the
+	 * database user to own the table (otherwise one warning is logged). 0 turns it off, leaving the table to
+	 * autovacuum.
 	 */
 	private Duration vacuumInterval = Duration.ofSeconds(2);
 
@@ -183,7 +193,10 @@ public class JobQueueProperties implements Validator {
 	/** The largest payload accepted by an enqueue, in characters of JSON. */
 	private int maxPayloadLength = 1048576;
 
-	/** The longest error text (message and stack trace) stored with a failed job. */
+	/**
+	 * The longest error text (message and stack trace) stored with a failed job; each entry of its error history
+	 * keeps the first 2,000 characters.
+	 */
 	private int maxErrorLength = 16384;
 
 	/**
@@ -433,7 +446,11 @@ public class JobQueueProperties implements Validator {
 		 */
 		private boolean enabled = true;
 
-		/** What to do with fire times missed while no node was running: skip, once or all (at most 100). */
+		/**
+		 * What to do with fire times missed (found later than the misfire threshold) while no node was running:
+		 * skip runs none of them, once runs one job for the latest, all runs one per missed time, oldest first, at
+		 * most 100.
+		 */
 		private dev.jobqueue.Schedule.Misfire misfire = dev.jobqueue.Schedule.Misfire.SKIP;
 
 		/** How late a fire time may be found and still be enqueued as on time rather than as a misfire. */
@@ -554,14 +571,15 @@ public class JobQueueProperties implements Validator {
 
 		/**
 		 * How many jobs of this queue run at once on this node (threads). 0: this node does not work the
-		 * queue, 'default' included; its jobs wait for a node that does.
+		 * queue, 'default' included; its jobs wait for a node that does. On PostgreSQL and MySQL/MariaDB each queue
+		 * also takes one connection of the runtime's own pool, for its poller.
 		 */
 		private int concurrency = 8;
 
 		/**
 		 * How many claimed jobs of this queue may wait on this node for a free thread, beyond those running. 0: a
 		 * claim takes as many jobs as there are free threads. For short jobs at high rates; a waiting job keeps
-		 * its lease, so leave it at 0 for jobs that take seconds.
+		 * its lease, so leave it at 0 for jobs that take seconds. Must not be negative.
 		 */
 		private int prefetch;
 
@@ -657,7 +675,9 @@ public class JobQueueProperties implements Validator {
 		/** Growth of the wait per failed attempt. */
 		private double multiplier = 2.0;
 
-		/** Fraction of each wait taken off at random, so that jobs failing together do not retry together. */
+		/**
+		 * Fraction of each wait taken off at random, in [0, 1), so that jobs failing together do not retry together.
+		 */
 		private double jitter = 0.2;
 
 		public int getMaxAttempts() {
