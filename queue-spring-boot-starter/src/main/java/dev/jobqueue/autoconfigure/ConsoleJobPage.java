@@ -19,12 +19,16 @@ final class ConsoleJobPage {
 		this.queue = queue;
 	}
 
-	String render(ConsoleRequest console, long id) {
+	/** The page, and whether the job exists: an unknown one is answered 404, with the explain sentence. */
+	record Rendered(boolean found, String html) {
+	}
+
+	Rendered render(ConsoleRequest console, long id) {
 		Optional<Job> found = queue.find(id);
 		ConsoleHtml page = ConsoleHtml.page(console.base(), "Job " + id);
 		page.raw("<p class=\"explain\" id=\"explain\">").text(queue.explain(id).message()).raw("</p>");
 		if (found.isEmpty()) {
-			return page.end();
+			return new Rendered(false, page.end());
 		}
 		Job job = found.get();
 		if (console.writes()) {
@@ -36,7 +40,7 @@ final class ConsoleJobPage {
 			page.raw("<h2>Result</h2><pre id=\"result\">").text(job.result()).raw("</pre>");
 		}
 		errors(page, job);
-		return page.end();
+		return new Rendered(true, page.end());
 	}
 
 	private static void actions(ConsoleHtml page, ConsoleRequest console, Job job) {

@@ -57,7 +57,8 @@ final class ConsoleServlet extends HttpServlet {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));
 			}
 			else if (job.matches()) {
-				send(response, 200, new ConsoleJobPage(queue).render(console, Long.parseLong(job.group(1))));
+				ConsoleJobPage.Rendered page = new ConsoleJobPage(queue).render(console, Long.parseLong(job.group(1)));
+				send(response, page.found() ? 200 : 404, page.html());
 			}
 			else {
 				send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
@@ -75,6 +76,12 @@ final class ConsoleServlet extends HttpServlet {
 		if (!writesEnabled) {
 			send(response, 403, ConsoleHtml.page(console.base(), "Read-only")
 				.raw("<p>The console is read-only: set jobqueue.console.writes-enabled=true to allow changes.</p>")
+				.end());
+			return;
+		}
+		if (!ConsoleOrigin.isSameOrigin(request)) {
+			send(response, 403, ConsoleHtml.page(console.base(), "Refused")
+				.raw("<p>A change to jobs is taken only from the console's own pages, not from another site.</p>")
 				.end());
 			return;
 		}

@@ -2,6 +2,7 @@ package dev.jobqueue.autoconfigure;
 
 import jakarta.servlet.Servlet;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.store.JobStore;
@@ -26,13 +28,31 @@ import dev.jobqueue.store.JobStore;
 @ConditionalOnBean(JobQueue.class)
 public final class JobQueueConsoleAutoConfiguration {
 
+	private static final String SECURITY_FILTER_CHAIN = "org.springframework.security.web.SecurityFilterChain";
+
 	@Bean
-	@ConditionalOnMissingBean(name = "jobQueueConsole")
-	ServletRegistrationBean<?> jobQueueConsole(JobQueue queue, JobStore store, JobQueueProperties properties) {
+	@ConditionalOnMissingBean(name = "jobQueueConsoleServlet")
+	ServletRegistrationBean<?> jobQueueConsoleServlet(JobQueue queue, JobStore store, JobQueueProperties properties,
+			ListableBeanFactory beans) {
 		JobQueueProperties.Console console = properties.getConsole();
+		if (console.isWritesEnabled() && !console.isAllowUnsecuredWrites() && !secured(beans)) {
+			throw new JobQueueStartupException("jobqueue.console.writes-enabled is true, but the application has no "
+					+ "Spring Security filter chain: anyone who reaches the console's path could retry and cancel jobs, "
+					+ "which only jobqueue.console.allow-unsecured-writes=true allows",
+					"Protect the console with Spring Security (docs/operations/console.md), or set "
+							+ "jobqueue.console.allow-unsecured-writes=true if its path is reachable only by operators",
+					null);
+		}
 		ServletRegistrationBean<ConsoleServlet> registration = new ServletRegistrationBean<>(
 				new ConsoleServlet(queue, store, console.isWritesEnabled()), console.getPath() + "/*");
 		registration.setName("jobQueueConsole");
 		return registration;
+	}
+
+	/** Whether a Spring Security filter chain guards the application's requests (Boot's default one counts). */
+	private static boolean secured(ListableBeanFactory beans) {
+		ClassLoader loader = JobQueueConsoleAutoConfiguration.class.getClassLoader();
+		return ClassUtils.isPresent(SECURITY_FILTER_CHAIN, loader) && beans
+			.getBeanNamesForType(ClassUtils.resolveClassName(SECURITY_FILTER_CHAIN, loader), false, false).length > 0;
 	}
 }

@@ -159,6 +159,12 @@ public class JobQueueProperties implements Validator {
 		 */
 		private boolean writesEnabled;
 
+		/**
+		 * Whether the console may take writes in an application without a Spring Security filter chain, where
+		 * anyone who reaches its path may retry and cancel jobs. Without it, writes-enabled fails the startup there.
+		 */
+		private boolean allowUnsecuredWrites;
+
 		public boolean isEnabled() {
 			return enabled;
 		}
@@ -181,6 +187,14 @@ public class JobQueueProperties implements Validator {
 
 		public void setWritesEnabled(boolean writesEnabled) {
 			this.writesEnabled = writesEnabled;
+		}
+
+		public boolean isAllowUnsecuredWrites() {
+			return allowUnsecuredWrites;
+		}
+
+		public void setAllowUnsecuredWrites(boolean allowUnsecuredWrites) {
+			this.allowUnsecuredWrites = allowUnsecuredWrites;
 		}
 	}
 

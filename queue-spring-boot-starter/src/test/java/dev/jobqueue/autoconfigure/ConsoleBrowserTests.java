@@ -46,7 +46,7 @@ class ConsoleBrowserTests {
 	@Test
 	void anOperatorFindsTheDeadJobsSeesWhyTheyDiedAndRetriesThem() {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_browser",
-				"jobqueue.console.writes-enabled=true")) {
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
 			List<Long> dead = killThreeJobs(app.getBean(JobQueue.class));
 			String base = base(app);
 
@@ -111,7 +111,8 @@ class ConsoleBrowserTests {
 	@Test
 	void theJobListPagesByItsCursorAndABadFilterIsABadRequestThatSaysWhy() throws Exception {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_pages",
-				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true")) {
+				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true",
+				"jobqueue.console.allow-unsecured-writes=true")) {
 			JobQueue queue = app.getBean(JobQueue.class);
 			for (int i = 0; i < 51; i++) {
 				queue.enqueue("render-report", new Charge("report " + i));

@@ -21,8 +21,8 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 
 /**
- * The console behind Spring Security, configured as the README says: an anonymous request is refused, an
- * operator's forms carry the CSRF token, and a POST without it changes nothing.
+ * The console and the Actuator behind Spring Security, configured as docs/operations/console.md says: an anonymous
+ * request is refused, an operator's forms carry the CSRF token, and a POST without it changes nothing.
  */
 class ConsoleSecurityTests {
 
@@ -57,6 +57,37 @@ class ConsoleSecurityTests {
 			assertThat(retried.statusCode()).isEqualTo(302);
 			assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.ready);
 		}
+	}
+
+	@Test
+	void theDocumentedSetupRefusesEveryAnonymousWriteAndReadOfTheActuatorAndLeavesHealthOpen() throws Exception {
+		try (ConfigurableApplicationContext app = ConsoleApplications.start(ConsoleApplications.Secured.class,
+				"console_actuator", "management.endpoint.jobqueue.access=unrestricted",
+				"management.endpoints.web.exposure.include=jobqueue,loggers,health")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			long id = killThreeJobs(queue).get(0);
+			String actuator = "http://localhost:" + app.getEnvironment().getProperty("local.server.port")
+					+ "/actuator";
+
+			assertThat(send(json(actuator + "/jobqueue/" + id, "{\"action\":\"retry\"}")).statusCode())
+				.isIn(401, 403);
+			assertThat(send(json(actuator + "/jobqueue/queue/default", "{\"action\":\"resume\"}")).statusCode())
+				.isIn(401, 403);
+			assertThat(send(get(actuator + "/jobqueue/" + id + "?include=payload")).statusCode()).isEqualTo(401);
+			assertThat(send(json(actuator + "/loggers/dev.jobqueue", "{\"configuredLevel\":\"DEBUG\"}"))
+				.statusCode()).isIn(401, 403);
+			assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.dead);
+			assertThat(queue.pausedQueues()).containsKey("default");
+			assertThat(send(get(actuator + "/health")).statusCode()).isEqualTo(200);
+			assertThat(send(get(actuator + "/jobqueue/" + id).header("Authorization", OPERATOR)).statusCode())
+				.isEqualTo(200);
+		}
+	}
+
+	private static HttpRequest.Builder json(String uri, String body) {
+		return HttpRequest.newBuilder(URI.create(uri))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body));
 	}
 
 	private static HttpRequest.Builder get(String uri) {

@@ -20,13 +20,13 @@ class JobQueueConsoleAutoConfigurationTests {
 
 	@Test
 	void theConsoleIsOffUnlessEnabled() {
-		web.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsole"));
+		web.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsoleServlet"));
 	}
 
 	@Test
 	void anEnabledConsoleIsServedUnderItsPath() {
 		web.withPropertyValues("jobqueue.console.enabled=true", "jobqueue.console.path=/ops/queue").run(context -> {
-			ServletRegistrationBean<?> console = context.getBean("jobQueueConsole", ServletRegistrationBean.class);
+			ServletRegistrationBean<?> console = context.getBean("jobQueueConsoleServlet", ServletRegistrationBean.class);
 			assertThat(console.getServlet()).isInstanceOf(ConsoleServlet.class);
 			assertThat(console.getUrlMappings()).containsExactly("/ops/queue/*");
 		});
@@ -38,13 +38,13 @@ class JobQueueConsoleAutoConfigurationTests {
 			.withUserConfiguration(StubStoreConfiguration.class)
 			.withPropertyValues("jobqueue.initialize-schema=never", "jobqueue.worker.enabled=false",
 					"jobqueue.console.enabled=true")
-			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsole"));
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsoleServlet"));
 	}
 
 	@Test
 	void noQueueMeansNoConsole() {
 		new WebApplicationContextRunner().withConfiguration(configurations)
 			.withPropertyValues("jobqueue.console.enabled=true")
-			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsole"));
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("jobQueueConsoleServlet"));
 	}
 }

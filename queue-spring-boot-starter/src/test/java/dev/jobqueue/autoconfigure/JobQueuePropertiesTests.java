@@ -234,7 +234,8 @@ class JobQueuePropertiesTests {
 				"jobqueue.payload.fail-on-unknown-properties", "jobqueue.schedules", "jobqueue.health.sample-interval",
 				"jobqueue.health.oldest-ready-age-out-of-service", "jobqueue.health.oldest-ready-age-down",
 				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down", "jobqueue.console.enabled",
-				"jobqueue.console.path", "jobqueue.console.writes-enabled");
+				"jobqueue.console.path", "jobqueue.console.writes-enabled",
+				"jobqueue.console.allow-unsecured-writes");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
