@@ -159,7 +159,7 @@ public abstract class SchedulerContractTest {
 		}
 
 		assertThat(fired("hourly")).isEmpty();
-		assertThat(database().store().schedules()).singleElement()
+		assertThat(database().store().schedules().schedules()).singleElement()
 			.satisfies(row -> assertThat(row.nextFireAt()).isNull());
 	}
 
@@ -237,7 +237,7 @@ public abstract class SchedulerContractTest {
 		schedules.forEach((name, schedule) -> registry.registerSchedule(new ScheduleDefinition(name, schedule,
 				"test schedule " + name)));
 		List<ScheduledJob> resolved = ScheduledJobs.resolve(registry, QueueFixture.JSON, RetryPolicy.DEFAULT);
-		return new Scheduler(database().store(), resolved, clock, JobListener.NONE, queue -> {
+		return new Scheduler(database().store().schedules(), resolved, clock, JobListener.NONE, queue -> {
 		});
 	}
 

@@ -11,13 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessResourceFailureException;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PromotionStore;
 
 class KeyPromoterTest {
 
 	/** A store whose sweep always fails, as during an outage; every other call is a mistake here. */
-	private static JobStore failingSweeps(AtomicInteger sweeps) {
-		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
+	private static PromotionStore failingSweeps(AtomicInteger sweeps) {
+		return (PromotionStore) Proxy.newProxyInstance(PromotionStore.class.getClassLoader(), new Class<?>[] { PromotionStore.class },
 				(proxy, method, args) -> {
 					if (method.getName().equals("promoteWaiting")) {
 						sweeps.incrementAndGet();

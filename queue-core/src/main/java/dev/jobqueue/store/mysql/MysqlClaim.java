@@ -13,7 +13,7 @@ import dev.jobqueue.store.ClaimedJob;
 interface MysqlClaim {
 
 	/**
-	 * As {@code JobStore.claim}, the claim confirmed by its update as {@code confirmation} says, which is told the
+	 * As {@code ClaimStore.claim}, the claim confirmed by its update as {@code confirmation} says, which is told the
 	 * leases before each update is sent; {@code versions} is never empty.
 	 */
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease,

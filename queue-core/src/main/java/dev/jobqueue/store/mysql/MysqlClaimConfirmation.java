@@ -7,7 +7,7 @@ import java.util.List;
 import dev.jobqueue.store.Lease;
 
 /**
- * Whether a claim's update confirms the claim ({@code JobStore.claimConfirmed}), and, for one that does, the leases
+ * Whether a claim's update confirms the claim ({@code ClaimStore.claimConfirmed}), and, for one that does, the leases
  * its updates were about to write: those a claim that fails must take the confirmation back from, since it cannot
  * tell whether its commit went through. One per claim, used by the claim's thread only.
  */
@@ -21,12 +21,12 @@ final class MysqlClaimConfirmation {
 		this.confirms = confirms;
 	}
 
-	/** For {@code JobStore.claim}: the worker confirms once the answer arrived. */
+	/** For {@code ClaimStore.claim}: the worker confirms once the answer arrived. */
 	static MysqlClaimConfirmation afterAnswer() {
 		return new MysqlClaimConfirmation(false);
 	}
 
-	/** For {@code JobStore.claimConfirmed}: the claim's update confirms. */
+	/** For {@code ClaimStore.claimConfirmed}: the claim's update confirms. */
 	static MysqlClaimConfirmation inClaim() {
 		return new MysqlClaimConfirmation(true);
 	}

@@ -8,12 +8,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.ScheduleStore;
 
 /**
  * The statements of recurring jobs on MySQL. Each write names the row's version, a compare-and-set; the row's
  * lock orders racing nodes, and the later ones find the version moved on.
  */
-final class MysqlSchedules {
+final class MysqlSchedules implements ScheduleStore {
 
 	private final JdbcClient jdbc;
 
@@ -27,7 +28,8 @@ final class MysqlSchedules {
 		this.transactions = transactions;
 	}
 
-	List<ScheduleState> schedules() {
+	@Override
+	public List<ScheduleState> schedules() {
 		return jdbc.sql("""
 				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
 			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
@@ -36,7 +38,8 @@ final class MysqlSchedules {
 	}
 
 	/** A new row is an INSERT IGNORE: the only refusal it can meet is the name's primary key, another node's row. */
-	boolean define(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
 				INSERT IGNORE INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
 				VALUES (:name, :timing, :next, 1, UTC_TIMESTAMP(6))""" : """
@@ -55,7 +58,8 @@ final class MysqlSchedules {
 	 * The row moves first: its lock then holds every other node's firing of the same schedule until this
 	 * transaction ends, and those find the version moved on. The jobs go in with the enqueue's own statements.
 	 */
-	boolean fire(ScheduleFiring firing) {
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
 		return transactions.run(() -> {
 			int advanced = jdbc.sql("""
 					UPDATE jobqueue_schedule

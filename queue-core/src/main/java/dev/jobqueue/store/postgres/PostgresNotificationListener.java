@@ -35,7 +35,7 @@ import dev.jobqueue.store.WakeupSource;
  * looked up then.
  *
  * <p>Not for PgBouncer in transaction pooling mode, where a LISTEN does not stay on one server
- * connection: use {@link PostgresJobStore#PostgresJobStore(DataSource, boolean) a store that does
+ * connection: use {@link PostgresDialect#jobStore(DataSource, boolean) a store that does
  * not notify} and no listener there (docs/architecture.md, Decisions, says why the queue does not try to
  * detect a pooler).
  */

@@ -40,7 +40,7 @@ public final class SqliteChangeWatcher extends ConnectionWatcher {
 
 	/**
 	 * Whether a queue (both parameters) has a due job and is not paused, a constant so that a test can run it.
-	 * One search of the ready index per priority, as the claim's (SqliteLeases.claim says why): on the queue
+	 * One search of the ready index per priority, as the claim's (SqliteClaims.claim says why): on the queue
 	 * alone it walked past every future job of a priority ahead of the first due one.
 	 */
 	static final String DUE = """

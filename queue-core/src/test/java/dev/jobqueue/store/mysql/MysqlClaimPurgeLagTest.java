@@ -51,7 +51,7 @@ class MysqlClaimPurgeLagTest {
 		database.reset();
 		JobStore store = database.store();
 		for (int batch = 0; batch < 3; batch++) {
-			store.enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job()).toList());
+			store.enqueues().enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job()).toList());
 		}
 		snapshot = database.dataSource().getConnection();
 		try (Statement statement = snapshot.createStatement()) {
@@ -59,9 +59,9 @@ class MysqlClaimPurgeLagTest {
 			statement.executeQuery("SELECT count(*) FROM jobqueue_job").close();
 		}
 		for (int claim = 0; claim < 20; claim++) {
-			List<ClaimedJob> claimed = store.claim("default", SERVED, 100, "w", Duration.ofMinutes(1));
+			List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 100, "w", Duration.ofMinutes(1));
 			assertThat(claimed).hasSize(100);
-			store.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
+			store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
 		}
 	}
 

@@ -2,24 +2,21 @@ package dev.jobqueue.store.mysql;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.OutcomeStore;
 
 /**
- * Every write about a running job on MySQL but its claim and confirmation ({@link MysqlClaims}), each fenced by the
- * job's lease: by id (the primary key, whose equality locks the one row at any isolation) and lease token.
+ * The writes that end an execution on MySQL (success, retry, snooze, death, release); the claim, its confirmation and
+ * the heartbeat are {@link MysqlClaims}'. Each is fenced by the job's lease: by id (the primary key, whose equality locks the one row at any isolation) and lease token.
  *
  * <p>Lock order: the batched completion and the heartbeat lock their rows in id order (the completion's one update
  * walks the primary key's ranges of its id list in order; the heartbeat reads them locking, in id order, before its
@@ -37,22 +34,17 @@ import dev.jobqueue.store.Lease;
  * <p>MySQL runs the assignments of an UPDATE left to right, each seeing the ones before it: the error history's
  * entry, which reads the attempt and the lease owner, is written before they change.
  */
-final class MysqlLeases {
+final class MysqlOutcomes implements OutcomeStore {
 
 	private final JdbcClient jdbc;
 
-	private final NamedParameterJdbcTemplate named;
-
-	private final MysqlTransactions transactions;
-
-	MysqlLeases(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions) {
+	MysqlOutcomes(JdbcClient jdbc) {
 		this.jdbc = jdbc;
-		this.named = named;
-		this.transactions = transactions;
 	}
 
 	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
-	boolean complete(Lease lease, String resultJson) {
+	@Override
+	public boolean complete(Lease lease, String resultJson) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'succeeded', result = :result, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
@@ -73,7 +65,8 @@ final class MysqlLeases {
 	 * it finished (see {@link #finishedBy}). A locking read, the update and the commit in a transaction of our own
 	 * were six statements per batch, the auto-commit and isolation ones included.
 	 */
-	Set<Lease> completeAll(Collection<Completion> completions) {
+	@Override
+	public Set<Lease> completeAll(Collection<Completion> completions) {
 		if (completions.isEmpty()) {
 			return Set.of();
 		}
@@ -116,7 +109,8 @@ final class MysqlLeases {
 	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
 	 * {@link ErrorHistory}); its time is ISO-8601 text in UTC, as the other databases write it.
 	 */
-	boolean retryLater(Lease lease, Duration delay, String error) {
+	@Override
+	public boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
@@ -137,8 +131,24 @@ final class MysqlLeases {
 			.update() == 1;
 	}
 
+	/** Fenced like every outcome; the attempt is given back, so that it does not count. */
+	@Override
+	public boolean snooze(Lease lease, Duration delay) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, attempt = attempt - 1,
+				    snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+			.param("delayMicros", MysqlRows.micros(delay))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
 	/** Like {@link #retryLater}: an entry on the error history. */
-	boolean fail(Lease lease, String error) {
+	@Override
+	public boolean fail(Lease lease, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
@@ -157,7 +167,8 @@ final class MysqlLeases {
 			.update() == 1;
 	}
 
-	boolean release(Lease lease) {
+	@Override
+	public boolean release(Lease lease) {
 		// The attempt is given back once per job (V4 elsewhere), so that a job interrupted at every deploy reaches dead.
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
@@ -167,48 +178,5 @@ final class MysqlLeases {
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;
-	}
-
-	/**
-	 * The rows the owner still holds locked first, in id order, then a batch of updates, in one transaction: a JDBC
-	 * batch's counts do not say which leases held (MysqlBulkStatementsTest), so the locking read does.
-	 */
-	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
-		if (leases.isEmpty()) {
-			return Set.of();
-		}
-		return transactions.run(() -> {
-			Set<Lease> held = lockRunning(leases, owner);
-			SqlParameterSource[] batch = held.stream()
-				.sorted(Comparator.comparingLong(Lease::jobId))
-				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlRows.micros(lease))
-					.addValue("owner", owner)
-					.addValue("id", kept.jobId())
-					.addValue("token", kept.token()))
-				.toArray(SqlParameterSource[]::new);
-			named.batchUpdate("""
-					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
-					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
-			return held;
-		});
-	}
-
-	/**
-	 * Those of {@code leases} whose job is still running under them and held by {@code owner}, locked in id order
-	 * until the caller's transaction ends.
-	 */
-	private Set<Lease> lockRunning(Collection<Lease> leases, String owner) {
-		Set<Lease> held = new HashSet<>(jdbc.sql("""
-				SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
-				WHERE id IN (:ids) AND state = 'running' AND lease_owner = :owner
-				ORDER BY id
-				FOR UPDATE""")
-			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
-			.param("owner", owner)
-			.query(MysqlRows::lease)
-			.list());
-		held.retainAll(Set.copyOf(leases));
-		return held;
 	}
 }

@@ -7,20 +7,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Function;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.ClaimOrder;
+import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
-import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
 
 /**
- * The PostgreSQL statements about running jobs: claim, then one outcome fenced by the lease token.
+ * The PostgreSQL statements of a worker's hold on its jobs: the claim, its confirmation, the heartbeat, and the
+ * look-up of cancelled leases. The outcomes that end an execution are {@link PostgresOutcomes}'; what this comment
+ * says of lock order, asynchronous commits and batch look-ups holds for them too.
  *
  * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat)
  * lock them in id order first, so two of them over the same rows queue up instead of deadlocking.
@@ -44,18 +42,16 @@ import dev.jobqueue.store.Lease;
  * join planned on that guess compared every row with every entry, so that a batch of 500 cost 250,000
  * comparisons, and the completions that piled up behind it made the next batch as large.
  */
-final class PostgresExecution {
+final class PostgresClaims implements ClaimStore {
 
 	private final JdbcClient jdbc;
 
-	private final boolean notify;
-
-	PostgresExecution(JdbcClient jdbc, boolean notify) {
+	PostgresClaims(JdbcClient jdbc) {
 		this.jdbc = jdbc;
-		this.notify = notify;
 	}
 
-	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
 		// One statement: pick the due rows in claim order, lock them, and mark them running. SKIP LOCKED lets
 		// concurrent pollers pass over rows another poller is claiming at this instant, so they never block
 		// each other and never pick the same row. The partial index over ready rows (queue, priority, run_at,
@@ -133,7 +129,8 @@ final class PostgresExecution {
 	 * as the claim does: a paused queue with due jobs would otherwise send its poller claiming every few
 	 * milliseconds for nothing.
 	 */
-	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		Optional<Long> millis = jdbc.sql("""
 				WITH priorities (priority) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))
@@ -162,148 +159,39 @@ final class PostgresExecution {
 	}
 
 	/**
-	 * A succeeded job has no current error: an earlier attempt's stays in the error history, which only the
-	 * failures write.
+	 * Sets the confirmation flag and nothing else: no indexed column changes, so PostgreSQL can update the
+	 * rows in place (HOT) without new index entries, and the commit does not wait for the WAL flush (see
+	 * the class comment). The heartbeat that confirmed claims before cost a third of the drain's rate
+	 * (BENCHMARKS.md, "What changed since the previous figures").
 	 */
-	boolean complete(Lease lease, String resultJson) {
-		// statement_timestamp(), not now(): a transactional handler's completion runs at the end of the
-		// handler's transaction, and now() is when that transaction began.
-		// Awaiters hear of every finish on jobqueue_finished (see completeAll).
-		return !jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'succeeded', result = CAST(:result AS jsonb), finished_at = statement_timestamp(),
-				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'
-				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
-			.param("result", resultJson)
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.param("notify", notify)
-			.query((rs, n) -> 1)
-			.list()
-			.isEmpty();
-	}
-
-	Set<Lease> completeAll(Collection<Completion> completions) {
-		if (completions.isEmpty()) {
-			return Set.of();
+	@Override
+	public void confirm(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return;
 		}
-		List<Completion> byId = newestPerJob(completions, Completion::lease);
-		// The rows are locked in id order (the locking clause runs above the sort) before any is updated;
-		// a row whose token moved on fails the re-checked WHERE of FOR UPDATE and is left out, so its
-		// lease comes back as lost. The class comment says how a row finds its token and result. The time
-		// is statement_timestamp(), as the claim's is (a test's drain completes inside the test's transaction).
-		// Awaiters (JobQueue.await) are told on jobqueue_finished, with no payload: they look their jobs up
-		// again. PostgreSQL sends identical notifications of one transaction once, so the batch costs one
-		// notification, whatever its size; a payload naming each job would cost one per job.
-		List<Lease> written = jdbc.sql("""
-				WITH locked AS (
-				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
-				    FROM jobqueue_job j
-				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running'
-				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				    ORDER BY j.id
-				    FOR UPDATE OF j
-				), async_commit AS (
+		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
+		jdbc.sql("""
+				WITH async_commit AS (
 				    SELECT set_config('synchronous_commit', 'off', true)
 				)
 				UPDATE jobqueue_job j
-				SET state = 'succeeded', result = CAST((CAST(:results AS text[]))[locked.i] AS jsonb),
-				    finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
-				FROM locked CROSS JOIN async_commit
-				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
-				RETURNING j.id, j.lease_token, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
-			.param("notify", notify)
-			.param("ids", byId.stream().map(c -> c.lease().jobId()).toArray(Long[]::new))
-			.param("tokens", byId.stream().map(c -> c.lease().token()).toArray(Long[]::new))
-			.param("results", byId.stream().map(Completion::result).toArray(String[]::new))
-			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
-			.list();
-		Set<Lease> lost = new HashSet<>();
-		completions.forEach(c -> lost.add(c.lease()));
-		written.forEach(lost::remove);
-		return lost;
+				SET claim_confirmed = true
+				FROM async_commit
+				WHERE j.id = ANY(CAST(:ids AS bigint[]))
+				  AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+				  AND j.state = 'running' AND j.lease_owner = :owner AND NOT j.claim_confirmed""")
+			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
+			.param("owner", owner)
+			.update();
 	}
 
-	/**
-	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
-	 * {@link ErrorHistory}). Times are statement_timestamp(): should the write run inside a longer
-	 * transaction, now() would be that transaction's start.
-	 */
-	boolean retryLater(Lease lease, Duration delay, String error) {
-		return jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
-				    last_error = :error,
-				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
-				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
-				                                                     'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
-			.param("delayMillis", delay.toMillis())
-			.param("error", error)
-			.param("maxEntries", AttemptError.MAX_ENTRIES)
-			.param("entry", ErrorHistory.entry(error))
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.update() == 1;
-	}
-
-	/** Like {@link #retryLater}: an entry on the error history, the statement's own time; awaiters told. */
-	boolean fail(Lease lease, String error) {
-		return !jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
-				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
-				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
-				                                                     'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'
-				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
-			.param("error", error)
-			.param("maxEntries", AttemptError.MAX_ENTRIES)
-			.param("entry", ErrorHistory.entry(error))
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.param("notify", notify)
-			.query((rs, n) -> 1)
-			.list()
-			.isEmpty();
-	}
-
-	boolean release(Lease lease) {
-		// A released job is due at once: tell the other nodes, so one of them starts it now. Its attempt
-		// is given back once per job (V4), so that a job interrupted at every deploy still reaches dead.
-		String sql = notify ? """
-				WITH released AS (
-				    UPDATE jobqueue_job
-				    SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				        attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
-				        lease_expires_at = NULL
-				    WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
-				    RETURNING queue
-				)
-				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
-				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
-				    lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
-				RETURNING queue""";
-		return !jdbc.sql(sql)
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.query((rs, n) -> 1)
-			.list()
-			.isEmpty();
-	}
-
-	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		List<Lease> byId = newestPerJob(leases, held -> held);
+		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
 		// Locked in id order first, like the batched completion of the same rows (see the class comment),
 		// and looked up like it (see the batch lookup there).
 		return new HashSet<>(jdbc.sql("""
@@ -329,45 +217,19 @@ final class PostgresExecution {
 			.list());
 	}
 
-	/**
-	 * Sets the confirmation flag and nothing else: no indexed column changes, so PostgreSQL can update the
-	 * rows in place (HOT) without new index entries, and the commit does not wait for the WAL flush (see
-	 * the class comment). The heartbeat that confirmed claims before cost a third of the drain's rate
-	 * (BENCHMARKS.md, "What changed since the previous figures").
-	 */
-	void confirm(String owner, Collection<Lease> leases) {
+	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> cancelled(Collection<Lease> leases) {
 		if (leases.isEmpty()) {
-			return;
+			return Set.of();
 		}
-		List<Lease> byId = newestPerJob(leases, held -> held);
-		jdbc.sql("""
-				WITH async_commit AS (
-				    SELECT set_config('synchronous_commit', 'off', true)
-				)
-				UPDATE jobqueue_job j
-				SET claim_confirmed = true
-				FROM async_commit
-				WHERE j.id = ANY(CAST(:ids AS bigint[]))
-				  AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				  AND j.state = 'running' AND j.lease_owner = :owner AND NOT j.claim_confirmed""")
-			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
-			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
-			.param("owner", owner)
-			.update();
-	}
-
-	/**
-	 * The batch's entries in job id order, one per job: should a job appear twice, under two leases,
-	 * only the newer token can still hold (tokens only grow), so the older entry is left out and
-	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup (see the
-	 * class comment) needs.
-	 */
-	private static <T> List<T> newestPerJob(Collection<T> entries, Function<T, Lease> leaseOf) {
-		Map<Long, T> newest = new TreeMap<>();
-		for (T entry : entries) {
-			newest.merge(leaseOf.apply(entry).jobId(), entry,
-					(a, b) -> leaseOf.apply(a).token() >= leaseOf.apply(b).token() ? a : b);
-		}
-		return List.copyOf(newest.values());
+		Set<Lease> cancelled = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job
+				WHERE id = ANY(CAST(:ids AS bigint[])) AND state = 'cancelled'""")
+			.param("ids", leases.stream().map(Lease::jobId).toArray(Long[]::new))
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list());
+		cancelled.retainAll(Set.copyOf(leases));
+		return cancelled;
 	}
 }

@@ -10,20 +10,19 @@ import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.ClaimOrder;
+import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
-import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
 
 /**
- * Claim and every write about a running job on SQLite, each one statement fenced by the job's lease.
+ * A worker's hold on its jobs on SQLite: the claim, its confirmation, the heartbeat and the look-up of cancelled
+ * leases, each one statement fenced by the job's lease, as are the outcomes ({@link SqliteOutcomes}).
  * Each statement runs as a transaction of its own: SQLite takes the write lock when a writing statement
  * starts, before it reads a row, so the rows it picks cannot change under it, and a waiting writer
  * waits in the busy handler rather than failing.
  */
-final class SqliteLeases {
+final class SqliteClaims implements ClaimStore {
 
 	/** The claim (see {@link #claim}), a constant so that a test can ask for its plan. */
 	static final String CLAIM = """
@@ -60,12 +59,13 @@ final class SqliteLeases {
 
 	private final SqliteStatements statements;
 
-	SqliteLeases(JdbcClient jdbc, SqliteStatements statements) {
+	SqliteClaims(JdbcClient jdbc, SqliteStatements statements) {
 		this.jdbc = jdbc;
 		this.statements = statements;
 	}
 
-	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
 		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what SKIP
 		// LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits. The subquery
 		// picks the due rows in claim order from the partial ready index (queue, priority, run_at, id), so
@@ -95,10 +95,11 @@ final class SqliteLeases {
 	}
 
 	/**
-	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority, and why paused jobs
+	 * As on PostgreSQL (PostgresClaims.nextDueWithin says why a descent per priority, and why paused jobs
 	 * do not count): ten probes of the ready index. A read, so it never takes the write lock nor waits at the write gate.
 	 */
-	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		Optional<Long> millis = statements.read("next due", () -> jdbc.sql(NEXT_DUE)
 			.param("queue", queue)
 			.param("horizonMillis", horizon.toMillis())
@@ -112,105 +113,9 @@ final class SqliteLeases {
 		return millis.map(Duration::ofMillis);
 	}
 
-	/** A succeeded job has no current error; an earlier attempt's stays in the error history. */
-	boolean complete(Lease lease, String resultJson) {
-		return statements.write("complete", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'succeeded', result = :result,
-				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
-			.param("result", resultJson)
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.update()) == 1;
-	}
-
-	Set<Lease> completeAll(Collection<Completion> completions) {
-		if (completions.isEmpty()) {
-			return Set.of();
-		}
-		// The batch travels as one JSON array of [id, token, result] that json_each turns into rows, as
-		// unnest of arrays does on PostgreSQL; ->> 2 reads the result back as the JSON text it holds.
-		List<Lease> written = statements.write("complete all", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'succeeded', result = done.value ->> 2,
-				    finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL, last_error = NULL
-				FROM json_each(:completions) AS done
-				WHERE jobqueue_job.id = done.value ->> 0 AND jobqueue_job.lease_token = done.value ->> 1
-				  AND jobqueue_job.state = 'running'
-				RETURNING id, lease_token""")
-			.param("completions", SqliteRows.completionsJson(completions))
-			.query(SqliteRows::lease)
-			.list());
-		Set<Lease> lost = new HashSet<>();
-		completions.forEach(c -> lost.add(c.lease()));
-		written.forEach(lost::remove);
-		return lost;
-	}
-
-	/**
-	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
-	 * {@link ErrorHistory}); its time is ISO-8601 text, as PostgreSQL writes it.
-	 */
-	boolean retryLater(Lease lease, Duration delay, String error) {
-		return statements.write("retry", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
-				    last_error = :error,
-				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
-				                              THEN json_remove(errors, '$[0]') ELSE errors END,
-				                         '$[#]', json_object('attempt', attempt,
-				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-				                                             'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
-			.param("delayMillis", delay.toMillis())
-			.param("error", error)
-			.param("maxEntries", AttemptError.MAX_ENTRIES)
-			.param("entry", ErrorHistory.entry(error))
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.update()) == 1;
-	}
-
-	/** Like {@link #retryLater}: an entry on the error history. */
-	boolean fail(Lease lease, String error) {
-		return statements.write("fail", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = 'dead', last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
-				                              THEN json_remove(errors, '$[0]') ELSE errors END,
-				                         '$[#]', json_object('attempt', attempt,
-				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-				                                             'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
-			.param("error", error)
-			.param("maxEntries", AttemptError.MAX_ENTRIES)
-			.param("entry", ErrorHistory.entry(error))
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.update()) == 1;
-	}
-
-	boolean release(Lease lease) {
-		// The attempt is given back once per job (V4), so that a job interrupted at every deploy reaches dead.
-		return statements.write("release", () -> jdbc.sql("""
-				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
-				    lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND attempt_given_back = 0""")
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.update()) == 1;
-	}
-
 	/** Sets the confirmation flag only, so that the lease's index is not written, unlike the heartbeat's. */
-	void confirm(String owner, Collection<Lease> leases) {
+	@Override
+	public void confirm(String owner, Collection<Lease> leases) {
 		if (leases.isEmpty()) {
 			return;
 		}
@@ -226,7 +131,8 @@ final class SqliteLeases {
 			.update());
 	}
 
-	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
@@ -243,5 +149,21 @@ final class SqliteLeases {
 			.param("owner", owner)
 			.query(SqliteRows::lease)
 			.list()));
+	}
+
+	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> cancelled(Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		Set<Lease> cancelled = new HashSet<>(statements.read("cancelled", () -> jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job
+				WHERE id IN (SELECT value ->> 0 FROM json_each(:leases)) AND state = 'cancelled'""")
+			.param("leases", SqliteRows.leasesJson(leases))
+			.query(SqliteRows::lease)
+			.list()));
+		cancelled.retainAll(Set.copyOf(leases));
+		return cancelled;
 	}
 }
