@@ -1,8 +1,5 @@
 package dev.jobqueue.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -18,13 +15,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.dao.DataAccessException;
 
 import dev.jobqueue.RuntimeSettings;
-import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
 import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A store made with a statement timeout gives up on a statement that cannot finish, here a heartbeat waiting for a

@@ -20,7 +20,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.store.PauseScope;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;

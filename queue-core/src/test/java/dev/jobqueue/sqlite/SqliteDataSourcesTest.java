@@ -24,7 +24,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -14,8 +14,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
 import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 
 /**
  * MySQL or MariaDB for tests: the server named by {@code JOBQUEUE_TEST_MYSQL_URL} when it is set, otherwise a

@@ -39,8 +39,8 @@ import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
 import dev.jobqueue.store.sqlite.SqliteDialect;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

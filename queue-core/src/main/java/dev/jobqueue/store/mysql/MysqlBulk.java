@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
  * The operator's writes on MySQL: a cancel by primary key, and the bulk operations, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by id,

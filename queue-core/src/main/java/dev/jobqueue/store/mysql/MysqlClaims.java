@@ -18,6 +18,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.mysql.support.MysqlClaim;
+import dev.jobqueue.store.mysql.support.MysqlClaimConfirmation;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The poller's statements on MySQL: when the next job is due, the claim ({@link MysqlLockingClaim} or
@@ -147,7 +151,7 @@ final class MysqlClaims implements ClaimStore {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		Optional<Long> micros = jdbc.sql(NEXT_DUE)
 			.param("queue", queue)
-			.param("horizonMicros", MysqlRows.micros(horizon))
+			.param("horizonMicros", MysqlValues.micros(horizon))
 			.param("kinds", served.stream().map(Map.Entry::getKey).toList())
 			.param("versions", served.stream().map(Map.Entry::getValue).toList())
 			.query((rs, n) -> {
@@ -173,7 +177,7 @@ final class MysqlClaims implements ClaimStore {
 			Set<Lease> held = lockRunning(leases, owner);
 			SqlParameterSource[] batch = held.stream()
 				.sorted(Comparator.comparingLong(Lease::jobId))
-				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlRows.micros(lease))
+				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlValues.micros(lease))
 					.addValue("owner", owner)
 					.addValue("id", kept.jobId())
 					.addValue("token", kept.token()))

@@ -16,6 +16,12 @@ import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.mysql.support.MysqlCasClaim;
+import dev.jobqueue.store.mysql.support.MysqlChangeWatcher;
+import dev.jobqueue.store.mysql.support.MysqlClaim;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
+import dev.jobqueue.store.mysql.support.MysqlLockingClaim;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
  * MySQL 8 and MariaDB: claims with {@code SKIP LOCKED} where the server has it, else by compare-and-set

@@ -23,6 +23,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * Enqueue statements on MySQL. MySQL has no {@code ON CONFLICT … DO NOTHING} that names one index, and
@@ -199,7 +200,7 @@ final class MysqlEnqueue implements EnqueueStore {
 	 */
 	private static List<Object> values(NewJob job) {
 		return Arrays.asList(job.queue(), job.kind(), job.payload(), job.payloadVersion(), job.initialState(),
-				job.priority(), MysqlRows.parameter(job.runAt()),
+				job.priority(), MysqlValues.parameter(job.runAt()),
 				Math.multiplyExact(job.delayMillis(), 1000L), job.maxAttempts(),
 				new SqlParameterValue(Types.VARCHAR, job.uniqueKey()),
 				new SqlParameterValue(Types.VARCHAR, job.concurrencyKey()),

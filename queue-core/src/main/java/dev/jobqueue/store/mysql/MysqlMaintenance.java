@@ -12,6 +12,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The maintenance node's statements on MySQL: the reaper, the pruner, and the maintenance lease
@@ -128,8 +130,8 @@ final class MysqlMaintenance implements MaintenanceStore {
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		return transactions.run(() -> jdbc.sql(PRUNE)
-			.param("finishedMicros", MysqlRows.micros(finishedRetention))
-			.param("deadMicros", MysqlRows.micros(deadRetention))
+			.param("finishedMicros", MysqlValues.micros(finishedRetention))
+			.param("deadMicros", MysqlValues.micros(deadRetention))
 			.param("limit", limit)
 			.update());
 	}
@@ -159,7 +161,7 @@ final class MysqlMaintenance implements MaintenanceStore {
 				    holder = IF(holder = VALUES(holder) OR expires_at < UTC_TIMESTAMP(6), VALUES(holder), holder),
 				    expires_at = IF(holder = VALUES(holder), VALUES(expires_at), expires_at)""")
 			.param("owner", owner)
-			.param("leaseMicros", MysqlRows.micros(lease))
+			.param("leaseMicros", MysqlValues.micros(lease))
 			.update() > 0 && holds(owner);
 	}
 

@@ -9,6 +9,7 @@ import dev.jobqueue.Node;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 import dev.jobqueue.store.NodeStore;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The node registry's statements on MySQL ({@code jobqueue_node}), as on PostgreSQL ({@code PostgresNodes}): each
@@ -36,7 +37,7 @@ final class MysqlNodes implements NodeStore {
 			.param("version", node.version())
 			.param("queues", NodeJson.queues(node.queues()))
 			.param("kinds", NodeJson.kinds(node.kinds()))
-			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.param("staleMicros", MysqlValues.micros(staleAfter))
 			.update();
 	}
 
@@ -47,7 +48,7 @@ final class MysqlNodes implements NodeStore {
 				    expires_at = UTC_TIMESTAMP(6) + INTERVAL :staleMicros MICROSECOND
 				WHERE name = :name""")
 			.param("name", name)
-			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.param("staleMicros", MysqlValues.micros(staleAfter))
 			.update() == 1;
 	}
 

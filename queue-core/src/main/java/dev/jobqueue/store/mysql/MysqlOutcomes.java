@@ -13,6 +13,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.OutcomeStore;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The writes that end an execution on MySQL (success, retry, snooze, death, release); the claim, its confirmation and
@@ -124,7 +125,7 @@ final class MysqlOutcomes implements OutcomeStore {
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
-			.param("delayMicros", MysqlRows.micros(delay))
+			.param("delayMicros", MysqlValues.micros(delay))
 			.param("error", error)
 			.param("id", lease.jobId())
 			.param("token", lease.token())
@@ -140,7 +141,7 @@ final class MysqlOutcomes implements OutcomeStore {
 				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, attempt = attempt - 1,
 				    snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""")
-			.param("delayMicros", MysqlRows.micros(delay))
+			.param("delayMicros", MysqlValues.micros(delay))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
  * Hands the slots of concurrency keys to blocked jobs, by the rule of the other databases: a key's slots are held by

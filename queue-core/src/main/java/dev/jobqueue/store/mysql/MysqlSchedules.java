@@ -9,6 +9,7 @@ import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The statements of recurring jobs on MySQL. Each write names the row's version, a compare-and-set; the row's
@@ -49,7 +50,7 @@ final class MysqlSchedules implements ScheduleStore {
 		return jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
-			.param("next", MysqlRows.parameter(nextFireAt))
+			.param("next", MysqlValues.parameter(nextFireAt))
 			.param("version", expectedVersion)
 			.update() == 1;
 	}
@@ -66,8 +67,8 @@ final class MysqlSchedules implements ScheduleStore {
 					SET next_fire_at = :next, last_fire_at = COALESCE(:last, last_fire_at), version = version + 1,
 					    updated_at = UTC_TIMESTAMP(6)
 					WHERE name = :name AND version = :version""")
-				.param("next", MysqlRows.parameter(firing.nextFireAt()))
-				.param("last", MysqlRows.parameter(firing.lastFireAt()))
+				.param("next", MysqlValues.parameter(firing.nextFireAt()))
+				.param("last", MysqlValues.parameter(firing.lastFireAt()))
 				.param("name", firing.name())
 				.param("version", firing.version())
 				.update();

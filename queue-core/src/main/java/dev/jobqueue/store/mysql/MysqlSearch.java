@@ -12,6 +12,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.OperatorReads;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The operator's reads on MySQL: a job by id, the holder of a unique key, the schema version, and the search of
@@ -48,10 +49,10 @@ final class MysqlSearch implements OperatorReads {
 			.param("before", beforeId)
 			.param("queue", query.queue(), Types.VARCHAR)
 			.param("kind", query.kind(), Types.VARCHAR)
-			.param("createdFrom", MysqlRows.parameter(query.createdFrom()))
-			.param("createdBefore", MysqlRows.parameter(query.createdBefore()))
-			.param("finishedFrom", MysqlRows.parameter(query.finishedFrom()))
-			.param("finishedBefore", MysqlRows.parameter(query.finishedBefore()))
+			.param("createdFrom", MysqlValues.parameter(query.createdFrom()))
+			.param("createdBefore", MysqlValues.parameter(query.createdBefore()))
+			.param("finishedFrom", MysqlValues.parameter(query.finishedFrom()))
+			.param("finishedBefore", MysqlValues.parameter(query.finishedBefore()))
 			.param("error", query.errorContains(), Types.VARCHAR)
 			.param("limit", limit)
 			.query(Long.class)

@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.store.TestHooks;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
 final class MysqlTestSupport implements TestHooks {
@@ -40,7 +41,7 @@ final class MysqlTestSupport implements TestHooks {
 	public int bringReadyForward(Duration by) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job SET run_at = run_at - INTERVAL :micros MICROSECOND WHERE state IN ('ready', 'blocked')""")
-			.param("micros", MysqlRows.micros(by))
+			.param("micros", MysqlValues.micros(by))
 			.update();
 	}
 }

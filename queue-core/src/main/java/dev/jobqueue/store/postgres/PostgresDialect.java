@@ -14,6 +14,9 @@ import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.postgres.support.PostgresNotificationListener;
+import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
+import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
 /**
  * PostgreSQL: claims with {@code SKIP LOCKED}, wakeups by {@code LISTEN}/{@code NOTIFY}. Every time is the

@@ -18,6 +18,8 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.postgres.support.PostgresJobCopy;
+import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
 
 /**
  * The insert statements of the PostgreSQL store. When it notifies, a job due now has its queue notified

@@ -6,6 +6,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
 /**
  * The maintenance node's statements on PostgreSQL: the reaper, the pruner, the vacuum ({@link PostgresVacuum}) and

@@ -11,6 +11,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
 
 /**
  * Hands the slots of concurrency keys to blocked jobs through {@code jobqueue_promote} (V15), which takes each

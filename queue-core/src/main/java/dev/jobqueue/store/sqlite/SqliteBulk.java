@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The operator's bulk operations on SQLite, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by

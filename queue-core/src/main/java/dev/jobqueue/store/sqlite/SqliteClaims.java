@@ -14,6 +14,7 @@ import dev.jobqueue.store.ClaimOrder;
 import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * A worker's hold on its jobs on SQLite: the claim, its confirmation, the heartbeat and the look-up of cancelled

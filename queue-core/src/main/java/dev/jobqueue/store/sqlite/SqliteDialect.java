@@ -15,6 +15,12 @@ import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.sqlite.support.SqliteBusyRetry;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteMigrationLock;
+import dev.jobqueue.store.sqlite.support.SqliteQueueDataSource;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * SQLite: claims under {@code BEGIN IMMEDIATE}, wakeups by watching the file's data version. The statements run on

@@ -12,6 +12,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /** Enqueue statements on SQLite. */
 final class SqliteEnqueue implements EnqueueStore {

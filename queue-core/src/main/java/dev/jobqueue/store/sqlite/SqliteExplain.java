@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The reads behind {@code JobQueue.explain} on SQLite, as on PostgreSQL ({@code PostgresExplain}): each through the

@@ -6,6 +6,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The maintenance node's statements on SQLite: the reaper, the pruner, and the maintenance lease

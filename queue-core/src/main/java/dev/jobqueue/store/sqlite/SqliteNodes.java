@@ -9,6 +9,7 @@ import dev.jobqueue.Node;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 import dev.jobqueue.store.NodeStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The node registry's statements on SQLite ({@code jobqueue_node}, V24), as on PostgreSQL ({@code PostgresNodes}):

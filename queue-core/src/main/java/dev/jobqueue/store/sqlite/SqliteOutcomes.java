@@ -13,6 +13,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.OutcomeStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The writes that end an execution on SQLite (success, retry, snooze, death, release), each one statement fenced

@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.PauseStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The pause table's statements on SQLite, as on PostgreSQL ({@code PostgresPauses}): each one statement on

@@ -11,6 +11,8 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.sqlite.support.SqliteQueueDataSource;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * Hands the slots of concurrency keys to blocked jobs. SQLite has one writer at a time, so the count of a

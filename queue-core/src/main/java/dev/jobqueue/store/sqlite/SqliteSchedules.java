@@ -10,6 +10,7 @@ import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The statements of recurring jobs on SQLite. Each write names the row's version, a compare-and-set; the

@@ -13,6 +13,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.OperatorReads;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The search of jobs on SQLite, as on PostgreSQL ({@code PostgresSearch}): ids newest first by keyset, then

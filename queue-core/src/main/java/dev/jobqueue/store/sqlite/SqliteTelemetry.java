@@ -13,6 +13,7 @@ import dev.jobqueue.store.FinishedMinute;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.TableHealth;
 import dev.jobqueue.store.TelemetryStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The counts by queue and state, and the wait of each queue's oldest due job, read as on PostgreSQL

@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.store.TestHooks;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
 final class SqliteTestSupport implements TestHooks {

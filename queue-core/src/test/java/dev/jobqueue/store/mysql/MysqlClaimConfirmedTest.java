@@ -1,8 +1,5 @@
 package dev.jobqueue.store.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -28,7 +25,11 @@ import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A claim confirmed by its own update ({@code JobStore.claimConfirmed}), with both claims, on the machine's MariaDB:

@@ -20,6 +20,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

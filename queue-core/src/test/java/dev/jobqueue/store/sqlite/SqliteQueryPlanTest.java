@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobCounts;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
