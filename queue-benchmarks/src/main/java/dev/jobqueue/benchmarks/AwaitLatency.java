@@ -60,7 +60,7 @@ final class AwaitLatency {
 		JobRuntime worker = new JobRuntime(store, handlers, JSON, settings, JobListener.NONE,
 				dialect.handlerTransactions(transactions));
 		JdbcJobQueue enqueueOnly = new JdbcJobQueue(store, JSON, handlers, settings, JobListener.NONE, queue -> {
-		}, new JobAwaiter(store, dialect.finishes(database.dataSource(), true), settings.pollInterval()));
+		}, new JobAwaiter(store.reads(), dialect.finishes(database.dataSource(), true), settings.pollInterval()));
 		worker.start();
 		try {
 			measure(enqueueOnly, returnedAt, settings.pollInterval());

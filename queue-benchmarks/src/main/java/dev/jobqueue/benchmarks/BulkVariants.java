@@ -12,7 +12,8 @@ import java.util.stream.IntStream;
 import org.postgresql.PGConnection;
 
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * Four ways to insert a batch of jobs, measured against each other to choose the store's bulk enqueue:
@@ -37,13 +38,13 @@ final class BulkVariants {
 	void run(Database database) throws SQLException, IOException {
 		JobqueueContender store = new JobqueueContender(database);
 		// Without notifications, so that only the insert statements are compared.
-		PostgresJobStore statements = new PostgresJobStore(database.dataSource(), false);
+		JobStore statements = PostgresDialect.jobStore(database.dataSource(), false);
 		for (int round = 0; round < 2; round++) {
 			boolean measured = round == 1;
 			store.reset();
 			long start = System.nanoTime();
 			for (int from = 0; from < jobs; from += BATCH) {
-				statements.enqueueAll(IntStream.range(from, Math.min(jobs, from + BATCH)).mapToObj(BulkVariants::job).toList());
+				statements.enqueues().enqueueAll(IntStream.range(from, Math.min(jobs, from + BATCH)).mapToObj(BulkVariants::job).toList());
 			}
 			figure(measured, "ids drawn, then COPY (the store's)", System.nanoTime() - start);
 			store.reset();

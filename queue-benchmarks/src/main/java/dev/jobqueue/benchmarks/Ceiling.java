@@ -12,7 +12,8 @@ import java.util.stream.LongStream;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * What the database does with jobqueue's own statements and nothing else: threads that claim a batch,
@@ -52,7 +53,7 @@ final class Ceiling {
 
 	void run(Database database) throws Exception {
 		JobqueueContender contender = new JobqueueContender(database);
-		PostgresJobStore store = new PostgresJobStore(database.dataSource());
+		JobStore store = PostgresDialect.jobStore(database.dataSource());
 		int total = WARM_UP_ROUNDS + ROUNDS;
 		double[] drains = new double[total];
 		double[] loops = new double[total];
@@ -89,14 +90,14 @@ final class Ceiling {
 		return Throughput.perSecond(jobs, drained.nanos());
 	}
 
-	private static double loop(JobqueueContender contender, PostgresJobStore store, int count) throws Exception {
+	private static double loop(JobqueueContender contender, JobStore store, int count) throws Exception {
 		contender.reset();
 		contender.enqueueBulk(LongStream.range(0, count).toArray());
 		return runStatementsUntilEmpty(store);
 	}
 
 	/** Runs the loop on {@link #THREADS} threads until no job is due; returns the jobs per second they did. */
-	static double runStatementsUntilEmpty(PostgresJobStore store) throws Exception {
+	static double runStatementsUntilEmpty(JobStore store) throws Exception {
 		AtomicLong done = new AtomicLong();
 		ExecutorService threads = Executors.newFixedThreadPool(THREADS);
 		try {
@@ -115,14 +116,14 @@ final class Ceiling {
 		}
 	}
 
-	private static void claimConfirmAndCompleteUntilEmpty(PostgresJobStore store, AtomicLong done) {
+	private static void claimConfirmAndCompleteUntilEmpty(JobStore store, AtomicLong done) {
 		while (true) {
-			List<ClaimedJob> claimed = store.claim("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5));
+			List<ClaimedJob> claimed = store.claims().claim("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5));
 			if (claimed.isEmpty()) {
 				return;
 			}
-			store.confirm("ceiling", claimed.stream().map(ClaimedJob::lease).toList());
-			store.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
+			store.claims().confirm("ceiling", claimed.stream().map(ClaimedJob::lease).toList());
+			store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
 			done.addAndGet(claimed.size());
 		}
 	}

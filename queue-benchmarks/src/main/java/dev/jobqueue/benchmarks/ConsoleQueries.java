@@ -73,8 +73,8 @@ final class ConsoleQueries {
 		reads.put("explain a dead job", () -> queue.explain(deadId));
 		reads.put("explain a ready job", () -> queue.explain(readyId));
 		reads.put("nodes", queue::nodes);
-		reads.put("finished per minute, last 5 minutes", () -> store.finishedPerMinute(5));
-		reads.put("oldest ready job of a queue", () -> store.oldestReadyAge("reports"));
+		reads.put("finished per minute, last 5 minutes", () -> store.telemetry().finishedPerMinute(5));
+		reads.put("oldest ready job of a queue", () -> store.telemetry().oldestReadyAge("reports"));
 		String notes = String.format("%d succeeded (%d more in the last 5 minutes), %d dead, %d cancelled, %d ready; "
 				+ "median and slowest of %d after %d", finished, RECENT, DEAD, CANCELLED, READY, TIMES, WARM_UP);
 		reads.forEach((name, read) -> time(name, read, notes));

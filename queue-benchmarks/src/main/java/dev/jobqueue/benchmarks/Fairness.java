@@ -20,7 +20,7 @@ import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.postgres.PostgresNotificationListener;
+import dev.jobqueue.store.postgres.support.PostgresNotificationListener;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 import dev.jobqueue.RuntimeSettings;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * The drains of the nodes workload, interleaved: every set of nodes (1, 2, 4 JVMs) is up at once, each set working
@@ -87,7 +88,7 @@ final class NodeDrains {
 	}
 
 	private List<Double> rounds(Database database, List<NodeSet> sets) throws Exception {
-		PostgresJobStore store = new PostgresJobStore(database.dataSource());
+		JobStore store = PostgresDialect.jobStore(database.dataSource());
 		JobqueueContender ceilingJobs = new JobqueueContender(database, 0, RuntimeSettings.DEFAULT_QUEUE);
 		int warmUp = 2 * sets.stream().mapToInt(set -> set.count).max().orElse(1);
 		List<Double> ceilings = new ArrayList<>();

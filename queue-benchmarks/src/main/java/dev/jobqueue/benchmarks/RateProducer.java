@@ -3,7 +3,7 @@ package dev.jobqueue.benchmarks;
 import java.io.IOException;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * A producer JVM of the multi-node workload: enqueues one job at a time at a fixed rate, as request threads of
@@ -33,7 +33,7 @@ final class RateProducer {
 				contender.enqueue(Latency.nowMicros());
 			}
 			// The last enqueues' notification goes out from the store's notifier thread, on a connection of this pool.
-			Thread.sleep(PostgresJobStore.NOTIFY_INTERVAL.multipliedBy(10).toMillis());
+			Thread.sleep(PostgresDialect.NOTIFY_INTERVAL.multipliedBy(10).toMillis());
 		}
 	}
 }

@@ -263,7 +263,7 @@ public final class JobQueues implements AutoCloseable {
 			if (wakeups != null) {
 				runtime.addWakeupSource(wakeups);
 			}
-			JobAwaiter awaiter = new JobAwaiter(store, dialect.finishes(dataSource, notify),
+			JobAwaiter awaiter = new JobAwaiter(store.reads(), dialect.finishes(dataSource, notify),
 					runtimeSettings.pollInterval());
 			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, tracing,
 					runtime::wake, awaiter), runtime);

@@ -14,7 +14,6 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.mysql.MysqlDialect;
-import dev.jobqueue.store.mysql.MysqlJobStore;
 import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.store.sqlite.SqliteDialect;
 
@@ -91,6 +90,6 @@ public final class JobStores {
 
 	/** MariaDB is served by the MySQL dialect; every other name is its own. */
 	private static String canonical(String vendor) {
-		return vendor.equals("mariadb") ? MysqlJobStore.VENDOR : vendor;
+		return vendor.equals("mariadb") ? MysqlDialect.VENDOR : vendor;
 	}
 }

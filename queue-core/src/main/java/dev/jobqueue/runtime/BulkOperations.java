@@ -48,23 +48,23 @@ final class BulkOperations {
 	}
 
 	long retryAll(JobQuery query) {
-		return byQuery(query, RETRYABLE, store::retryDeadAll, true);
+		return byQuery(query, RETRYABLE, store.writes()::retryDeadAll, true);
 	}
 
 	long retryAll(Collection<Long> ids) {
-		return byIds(ids, store::retryDeadAll, true);
+		return byIds(ids, store.writes()::retryDeadAll, true);
 	}
 
 	long cancelAll(JobQuery query) {
-		return byQuery(query, CANCELLABLE, store::cancelAll, false);
+		return byQuery(query, CANCELLABLE, store.writes()::cancelAll, false);
 	}
 
 	long cancelAll(Collection<Long> ids) {
-		return byIds(ids, store::cancelAll, false);
+		return byIds(ids, store.writes()::cancelAll, false);
 	}
 
 	long deleteFinished(JobQuery query) {
-		return byQuery(query, FINISHED, store::deleteFinished, false);
+		return byQuery(query, FINISHED, store.writes()::deleteFinished, false);
 	}
 
 	private long byQuery(JobQuery query, Set<JobState> allowed, Function<List<Long>, List<ChangedJob>> operation,
@@ -82,7 +82,7 @@ final class BulkOperations {
 		long before = Long.MAX_VALUE;
 		List<Long> ids;
 		do {
-			ids = store.searchIds(selection, before, BATCH);
+			ids = store.reads().searchIds(selection, before, BATCH);
 			changed += apply(ids, operation, makesReady);
 			before = ids.isEmpty() ? before : ids.get(ids.size() - 1);
 		}

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
 
 import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.OutcomeStore;
 
 /**
  * Writes the successful completions of non-transactional handlers many at a time: one fenced statement
@@ -50,7 +50,7 @@ final class CompletionBatcher {
 	private record Pending(Completion completion, Written written) {
 	}
 
-	private final JobStore store;
+	private final OutcomeStore store;
 
 	private final OutcomeWriter outcomes;
 
@@ -63,7 +63,7 @@ final class CompletionBatcher {
 
 	private Thread flusher;
 
-	CompletionBatcher(JobStore store, OutcomeWriter outcomes, RoleLiveness liveness) {
+	CompletionBatcher(OutcomeStore store, OutcomeWriter outcomes, RoleLiveness liveness) {
 		this.store = store;
 		this.outcomes = outcomes;
 		this.liveness = liveness;

@@ -51,7 +51,7 @@ final class Failures {
 		if (isNonRetryable(error) || job.isLastAttempt()) {
 			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
 					job.maxAttempts(), error.toString());
-			return outcomes.write(job, () -> store.fail(job.lease(), text)) ? Outcome.DEAD : lost(job);
+			return outcomes.write(job, () -> store.outcomes().fail(job.lease(), text)) ? Outcome.DEAD : lost(job);
 		}
 		RetryPolicy policy = handler != null && handler.retryPolicy() != null ? handler.retryPolicy()
 				: settings.retryPolicy();
@@ -59,7 +59,7 @@ final class Failures {
 		Duration backoff = retryAfter != null ? retryAfter.delay() : policy.backoffAfter(job.attempt());
 		log.info("Job {} ({}) failed attempt {} of {}, retrying in {}: {}", job.id(), job.kind(), job.attempt(),
 				job.maxAttempts(), backoff, error.toString());
-		if (!outcomes.write(job, () -> store.retryLater(job.lease(), backoff, text))) {
+		if (!outcomes.write(job, () -> store.outcomes().retryLater(job.lease(), backoff, text))) {
 			return lost(job);
 		}
 		wakeIfDueSoon(job, backoff);
@@ -76,7 +76,7 @@ final class Failures {
 					+ "may (SnoozeException.MAX_SNOOZES); snooze for longer, or fail the job, when its wait has no end"));
 		}
 		log.debug("Job {} ({}) snoozed for {} after attempt {}", job.id(), job.kind(), snooze.delay(), job.attempt());
-		if (!outcomes.write(job, () -> store.snooze(job.lease(), snooze.delay()))) {
+		if (!outcomes.write(job, () -> store.outcomes().snooze(job.lease(), snooze.delay()))) {
 			return lost(job);
 		}
 		wakeIfDueSoon(job, snooze.delay());
@@ -121,7 +121,7 @@ final class Failures {
 	 */
 	Outcome release(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
 		ClaimedJob job = execution.job();
-		if (outcomes.write(job, () -> store.release(job.lease()))) {
+		if (outcomes.write(job, () -> store.outcomes().release(job.lease()))) {
 			log.info("Job {} ({}) attempt {} was interrupted by this node's shutdown; released for another node",
 					job.id(), job.kind(), job.attempt());
 			return Outcome.RELEASED;
@@ -135,7 +135,7 @@ final class Failures {
 	 * another worker holds it.
 	 */
 	Outcome lost(ClaimedJob job) {
-		if (!store.cancelled(List.of(job.lease())).isEmpty()) {
+		if (!store.claims().cancelled(List.of(job.lease())).isEmpty()) {
 			return cancelled(job);
 		}
 		log.warn("Job {} ({}) attempt {}: lease {} was lost to another worker; its outcome was not written",

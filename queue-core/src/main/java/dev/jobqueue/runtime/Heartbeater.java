@@ -7,7 +7,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.Lease;
 
 /**
@@ -20,7 +20,7 @@ final class Heartbeater {
 
 	private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
-	private final JobStore store;
+	private final ClaimStore store;
 
 	private final InFlightJobs inFlight;
 
@@ -30,7 +30,7 @@ final class Heartbeater {
 
 	private final NodeRegistry node;
 
-	Heartbeater(JobStore store, InFlightJobs inFlight, String owner, Duration lease, NodeRegistry node) {
+	Heartbeater(ClaimStore store, InFlightJobs inFlight, String owner, Duration lease, NodeRegistry node) {
 		this.store = store;
 		this.inFlight = inFlight;
 		this.owner = owner;

@@ -83,7 +83,7 @@ public final class JdbcJobQueue implements JobQueue {
 	 */
 	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
 			JobListener listener, Consumer<String> wakeup) {
-		this(store, json, handlers, settings, listener, wakeup, new JobAwaiter(store, null, settings.pollInterval()));
+		this(store, json, handlers, settings, listener, wakeup, new JobAwaiter(store.reads(), null, settings.pollInterval()));
 	}
 
 	/** @param awaiter what {@link #await} waits with; closed with this queue */
@@ -105,10 +105,10 @@ public final class JdbcJobQueue implements JobQueue {
 		this.listener = listener;
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
-		this.promoter = new KeyPromoter(store, wakeup);
+		this.promoter = new KeyPromoter(store.promotions(), wakeup);
 		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
 		this.explainer = new JobExplainer(store);
-		this.search = new JobSearch(store);
+		this.search = new JobSearch(store.reads());
 		this.bulk = new BulkOperations(store, promoter, this::afterCommit);
 	}
 
@@ -135,7 +135,7 @@ public final class JdbcJobQueue implements JobQueue {
 	/** A duplicate writes nothing, so it is neither counted nor worth a wakeup. */
 	private EnqueueResult insert(NewJob job) {
 		EnqueueResult result = traces.enqueue(job.queue(), job.kind(), 1,
-				context -> store.enqueue(job.withTraceContext(context)));
+				context -> store.enqueues().enqueue(job.withTraceContext(context)));
 		if (result.inserted()) {
 			listener.onEnqueued(job.queue(), job.kind());
 			if (job.keySlot() == null) {
@@ -162,7 +162,7 @@ public final class JdbcJobQueue implements JobQueue {
 			jobs.add(newJob(request.kind(), request.payload(), request.options(), lookup));
 		}
 		List<EnqueueResult> results = traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind),
-				jobs.size(), context -> store.enqueueAll(withTraceContext(jobs, context)));
+				jobs.size(), context -> store.enqueues().enqueueAll(withTraceContext(jobs, context)));
 		Set<String> queues = new LinkedHashSet<>();
 		Set<String> keys = new LinkedHashSet<>();
 		for (int i = 0; i < jobs.size(); i++) {
@@ -184,13 +184,13 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public Optional<Job> find(long id) {
-		return store.find(id);
+		return store.reads().find(id);
 	}
 
 	@Override
 	public <T> Optional<T> result(long id, Class<T> type) {
 		require(type != null, () -> "type must not be null");
-		return store.find(id).filter(job -> job.state() == JobState.succeeded && job.result() != null)
+		return store.reads().find(id).filter(job -> job.state() == JobState.succeeded && job.result() != null)
 			.map(job -> readResult(job, type));
 	}
 
@@ -207,10 +207,10 @@ public final class JdbcJobQueue implements JobQueue {
 	/** A cancelled job of a concurrency key frees its slot, or leaves the line of the key's blocked jobs. */
 	@Override
 	public boolean cancel(long id) {
-		if (!store.cancel(id)) {
+		if (!store.writes().cancel(id)) {
 			return false;
 		}
-		store.find(id).map(Job::concurrencyKey).ifPresent(key -> promoter.promoteAfterCommit(List.of(key)));
+		store.reads().find(id).map(Job::concurrencyKey).ifPresent(key -> promoter.promoteAfterCommit(List.of(key)));
 		return true;
 	}
 
@@ -237,11 +237,11 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public boolean retry(long id) {
-		if (store.retryDead(id)) {
-			store.find(id).ifPresent(this::afterRetry);
+		if (store.writes().retryDead(id)) {
+			store.reads().find(id).ifPresent(this::afterRetry);
 			return true;
 		}
-		store.holderOfUniqueKey(id).ifPresent(holder -> {
+		store.reads().holderOfUniqueKey(id).ifPresent(holder -> {
 			throw new IllegalStateException("job " + id + " stays dead: its unique key is held by unfinished job "
 					+ holder + "; retry it once that job has finished");
 		});
@@ -255,7 +255,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return store.countByQueueAndState();
+		return store.telemetry().countByQueueAndState();
 	}
 
 	@Override
@@ -320,7 +320,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public List<Node> nodes() {
-		return store.liveNodes();
+		return store.nodes().liveNodes();
 	}
 
 	/** What every job of a batch has in common, or {@code "mixed"}: a bounded value for a tag. */

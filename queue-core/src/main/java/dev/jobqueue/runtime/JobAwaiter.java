@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.AwaitTimeoutException;
 import dev.jobqueue.Job;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.OperatorReads;
 import dev.jobqueue.store.WakeupSource;
 
 /**
@@ -36,7 +36,7 @@ public final class JobAwaiter implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(JobAwaiter.class);
 
-	private final JobStore store;
+	private final OperatorReads store;
 
 	private final WakeupSource finishes;
 
@@ -53,7 +53,7 @@ public final class JobAwaiter implements AutoCloseable {
 	 * @param finishes what wakes awaiters when jobs may have finished, or null to poll only
 	 * @param pollInterval how often awaited jobs are looked up without a wake
 	 */
-	public JobAwaiter(JobStore store, WakeupSource finishes, Duration pollInterval) {
+	public JobAwaiter(OperatorReads store, WakeupSource finishes, Duration pollInterval) {
 		this.store = store;
 		this.finishes = finishes;
 		this.pollInterval = pollInterval;

@@ -67,8 +67,8 @@ public final class JobDrainer {
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});
 		// Slots of concurrency keys are handed on by the sweep before each round, in the caller's transaction.
-		this.runner = new JobRunner(store, handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
-				failures, new CompletionBatcher(store, outcomes, liveness), key -> {
+		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
+				failures, new CompletionBatcher(store.outcomes(), outcomes, liveness), key -> {
 				});
 	}
 
@@ -84,7 +84,7 @@ public final class JobDrainer {
 		boolean progress = true;
 		while (progress && ran.size() < limit) {
 			progress = false;
-			store.promoteWaiting(KeyPromoter.SWEEP_KEYS);
+			store.promotions().promoteWaiting(KeyPromoter.SWEEP_KEYS);
 			for (String queue : queuesWithReadyJobs()) {
 				while (ran.size() < limit && runOne(queue, ran)) {
 					progress = true;
@@ -110,12 +110,12 @@ public final class JobDrainer {
 	}
 
 	private Ran withError(Ran ran) {
-		String error = store.find(ran.id()).map(Job::lastError).orElse(null);
+		String error = store.reads().find(ran.id()).map(Job::lastError).orElse(null);
 		return new Ran(ran.id(), ran.kind(), ran.queue(), ran.attempt(), ran.outcome(), error);
 	}
 
 	private List<String> queuesWithReadyJobs() {
-		return store.countUnfinishedByQueue().entrySet().stream()
+		return store.telemetry().countUnfinishedByQueue().entrySet().stream()
 			.filter(counts -> counts.getValue().getOrDefault(JobState.ready, 0L) > 0)
 			.map(Map.Entry::getKey)
 			.sorted()
@@ -125,7 +125,7 @@ public final class JobDrainer {
 	/** One job at a time, run by the calling thread inside {@link QueuePoller#runOnce()}. */
 	private QueuePoller poller(String queue) {
 		return pollers.computeIfAbsent(queue, name -> new QueuePoller(name, 1, handlers, owner, settings.lease(),
-				store, runner, Runnable::run, liveness));
+				store.claims(), runner, Runnable::run, liveness));
 	}
 
 	/** Notes how the last execution ended, for {@link #runOne}, and tells the application's listener. */

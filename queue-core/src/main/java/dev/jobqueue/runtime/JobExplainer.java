@@ -31,11 +31,11 @@ final class JobExplainer {
 
 	JobExplainer(JobStore store) {
 		this.store = store;
-		this.keys = new KeyExplainer(store);
+		this.keys = new KeyExplainer(store.explain());
 	}
 
 	JobExplanation explain(long id) {
-		Optional<Job> found = store.find(id);
+		Optional<Job> found = store.reads().find(id);
 		if (found.isEmpty()) {
 			return new JobExplanation(id, Reason.NOT_FOUND,
 					"No job %d: it was never enqueued, or it finished and was pruned.".formatted(id));
@@ -55,8 +55,8 @@ final class JobExplainer {
 	}
 
 	private JobExplanation waiting(Job job) {
-		List<Node> nodes = store.liveNodes();
-		Instant now = store.now();
+		List<Node> nodes = store.nodes().liveNodes();
+		Instant now = store.explain().now();
 		return paused(job)
 			.or(() -> unserved(job, nodes))
 			.or(() -> blocked(job, now))
@@ -65,12 +65,12 @@ final class JobExplainer {
 	}
 
 	private Optional<JobExplanation> paused(Job job) {
-		Instant queue = store.paused(PauseScope.queue).get(job.queue());
+		Instant queue = store.pauses().paused(PauseScope.queue).get(job.queue());
 		if (queue != null) {
 			return Optional.of(explained(job, Reason.QUEUE_PAUSED, "waits: queue '%s' is paused, since %s.",
 					job.queue(), ExplainText.time(queue)));
 		}
-		Instant kind = store.paused(PauseScope.kind).get(job.kind());
+		Instant kind = store.pauses().paused(PauseScope.kind).get(job.kind());
 		return Optional.ofNullable(kind == null ? null : explained(job, Reason.KIND_PAUSED,
 				"waits: kind '%s' is paused, since %s.", job.kind(), ExplainText.time(kind)));
 	}
@@ -108,7 +108,7 @@ final class JobExplainer {
 	/** Due now: busy when every node that serves it runs as many jobs of its queue as it has threads for it. */
 	private JobExplanation due(Job job, List<Node> nodes) {
 		List<Node> serving = nodes.stream().filter(node -> node.serves(job.queue(), job.kind())).toList();
-		Map<String, Integer> running = store.runningByOwner(job.queue());
+		Map<String, Integer> running = store.explain().runningByOwner(job.queue());
 		boolean busy = serving.stream()
 			.allMatch(node -> running.getOrDefault(node.name(), 0) >= node.queues().get(job.queue()));
 		if (!busy) {
@@ -119,7 +119,7 @@ final class JobExplainer {
 		return explained(job, Reason.NODES_BUSY,
 				"is due, but every thread that would run it is busy (%s of queue '%s', on %s); %s",
 				ExplainText.count(threads, "thread"), job.queue(), ExplainText.count(serving.size(), "live node"),
-				ahead(store.readyAhead(job.id(), MAX_AHEAD)));
+				ahead(store.explain().readyAhead(job.id(), MAX_AHEAD)));
 	}
 
 	private static String ahead(long ahead) {

@@ -7,13 +7,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
-import dev.jobqueue.JobListener;
 import dev.jobqueue.JobListener.Outcome;
+import dev.jobqueue.JobListener;
 import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.OutcomeStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -29,7 +29,7 @@ final class JobRunner {
 
 	private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
 
-	private final JobStore store;
+	private final OutcomeStore store;
 
 	private final HandlerRegistry handlers;
 
@@ -57,7 +57,7 @@ final class JobRunner {
 	 * @param slotFreed told the concurrency key of each job that finished (succeeded or dead)
 	 * @param tracing opens each execution's span, in the trace stored with the job
 	 */
-	JobRunner(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
+	JobRunner(OutcomeStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, JobTracing tracing, TransactionOperations transactions, InFlightJobs inFlight,
 			Failures failures, CompletionBatcher completions, Consumer<String> slotFreed) {
 		this.store = store;

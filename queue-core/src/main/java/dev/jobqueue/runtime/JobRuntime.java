@@ -108,13 +108,13 @@ public final class JobRuntime {
 		this.listener = listener;
 		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
-		this.completions = new CompletionBatcher(ownStore, outcomes, liveness);
+		this.completions = new CompletionBatcher(ownStore.outcomes(), outcomes, liveness);
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
-		this.runner = new JobRunner(store, handlers, json, settings, listener, tracing, transactions, inFlight,
+		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, listener, tracing, transactions, inFlight,
 				failures, completions, this::slotFreed);
-		this.node = new NodeRegistry(ownStore, owner, settings.queues(), handlers, settings.heartbeatInterval());
-		this.heartbeater = new Heartbeater(ownStore, inFlight, owner, settings.lease(), node);
+		this.node = new NodeRegistry(ownStore.nodes(), owner, settings.queues(), handlers, settings.heartbeatInterval());
+		this.heartbeater = new Heartbeater(ownStore.claims(), inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);
 		this.queueWorkers = new QueueWorkers(handlers, owner, ownStore, runner, liveness, settings);
 	}
@@ -159,7 +159,7 @@ public final class JobRuntime {
 		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness);
 		maintenance.start();
 		// Its sweep is maintenance too; the promotions that follow this node's own writes are not.
-		promoter = new KeyPromoter(ownStore, this::wake, settings.pollInterval(), maintenance::held);
+		promoter = new KeyPromoter(ownStore.promotions(), this::wake, settings.pollInterval(), maintenance::held);
 		promoter.start();
 		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
@@ -168,7 +168,7 @@ public final class JobRuntime {
 	/** Before the first claim: a queue meant to start paused must not start a job first. */
 	private void pauseInitially() {
 		for (String queue : settings.initiallyPaused()) {
-			if (ownStore.pauseUnlessRecorded(PauseScope.queue, queue)) {
+			if (ownStore.pauses().pauseUnlessRecorded(PauseScope.queue, queue)) {
 				log.info("Queue '{}' starts out paused, for every node, until resumed", queue);
 			}
 		}

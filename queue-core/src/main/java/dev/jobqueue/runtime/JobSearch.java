@@ -7,7 +7,7 @@ import java.util.List;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobPage;
 import dev.jobqueue.JobQuery;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.OperatorReads;
 
 /**
  * Pages of a search: the store's keyset over ids, one id more than a page to know whether another follows,
@@ -17,9 +17,9 @@ final class JobSearch {
 
 	private static final String CURSOR_PREFIX = "before:";
 
-	private final JobStore store;
+	private final OperatorReads store;
 
-	JobSearch(JobStore store) {
+	JobSearch(OperatorReads store) {
 		this.store = store;
 	}
 

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 import dev.jobqueue.Job;
-import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobExplanation.Reason;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.JobExplanation;
+import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
 
 /**
@@ -16,9 +16,9 @@ import dev.jobqueue.store.KeySlots;
  */
 final class KeyExplainer {
 
-	private final JobStore store;
+	private final ExplainReads store;
 
-	KeyExplainer(JobStore store) {
+	KeyExplainer(ExplainReads store) {
 		this.store = store;
 	}
 

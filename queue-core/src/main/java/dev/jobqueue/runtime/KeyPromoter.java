@@ -12,14 +12,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PromotionStore;
 
 /**
- * Hands on the slots of concurrency keys ({@link JobStore#promote}) once the writes that freed a slot or added
+ * Hands on the slots of concurrency keys ({@link PromotionStore#promote}) once the writes that freed a slot or added
  * a blocked job have committed, on a thread of its own: a promotion is a transaction of its own, which the
  * caller's thread could not open while its own transaction still holds its connection (a pool of one would
  * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
- * one together. With a sweep interval it also sweeps ({@link JobStore#promoteWaiting}) every sweep interval, on a
+ * one together. With a sweep interval it also sweeps ({@link PromotionStore#promoteWaiting}) every sweep interval, on a
  * timer of its own, for slots no promotion followed, while it is the node that maintains: one node's sweep serves
  * the cluster. A failed promotion is logged; the sweep of the maintaining node takes it up.
  */
@@ -30,7 +30,7 @@ public final class KeyPromoter implements AutoCloseable {
 	/** How many keys one sweep promotes at most. */
 	static final int SWEEP_KEYS = 1000;
 
-	private final JobStore store;
+	private final PromotionStore store;
 
 	private final Consumer<String> wakeup;
 
@@ -49,7 +49,7 @@ public final class KeyPromoter implements AutoCloseable {
 	 * @param sweepInterval how often to sweep, or {@code null} never to
 	 * @param maintaining whether this node is the one that sweeps, asked at each sweep interval
 	 */
-	public KeyPromoter(JobStore store, Consumer<String> wakeup, Duration sweepInterval, BooleanSupplier maintaining) {
+	public KeyPromoter(PromotionStore store, Consumer<String> wakeup, Duration sweepInterval, BooleanSupplier maintaining) {
 		this.store = store;
 		this.wakeup = wakeup;
 		this.sweepInterval = sweepInterval;
@@ -57,7 +57,7 @@ public final class KeyPromoter implements AutoCloseable {
 	}
 
 	/** A promoter that never sweeps: for a node without workers, whose enqueues only promote their own keys. */
-	public KeyPromoter(JobStore store, Consumer<String> wakeup) {
+	public KeyPromoter(PromotionStore store, Consumer<String> wakeup) {
 		this(store, wakeup, null, () -> false);
 	}
 

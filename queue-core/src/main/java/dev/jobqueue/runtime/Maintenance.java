@@ -35,10 +35,10 @@ final class Maintenance {
 	Maintenance(JobStore store, String owner, RuntimeSettings settings, JobListener listener, RoleLiveness liveness) {
 		this.settings = settings;
 		this.liveness = liveness;
-		this.lease = new MaintenanceLease(store, owner, settings.lease(), listener);
-		this.reaper = new Reaper(store, listener);
+		this.lease = new MaintenanceLease(store.maintenance(), owner, settings.lease(), listener);
+		this.reaper = new Reaper(store.maintenance(), listener);
 		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
-		this.vacuumer = new Vacuumer(store);
+		this.vacuumer = new Vacuumer(store.maintenance());
 	}
 
 	/**

@@ -6,11 +6,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobListener;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
 
 /**
  * Whether this runtime is the node that runs maintenance (reaper, pruner, vacuum, the sweep of concurrency
- * keys): it holds the maintenance lease ({@link JobStore#holdMaintenance}), renewed every {@link #interval()},
+ * keys): it holds the maintenance lease ({@link MaintenanceStore#holdMaintenance}), renewed every {@link #interval()},
  * while every other node asks at the same interval whether the lease is free or expired. A holder that dies
  * is succeeded within {@link #length} and one interval; one that stops releases the lease and is succeeded
  * within an interval.
@@ -30,7 +30,7 @@ final class MaintenanceLease {
 	/** The longest maintenance lease, whatever the job lease: a dead maintainer is succeeded within seconds. */
 	static final Duration LONGEST = Duration.ofSeconds(10);
 
-	private final JobStore store;
+	private final MaintenanceStore store;
 
 	private final String owner;
 
@@ -46,7 +46,7 @@ final class MaintenanceLease {
 
 	private boolean released;
 
-	MaintenanceLease(JobStore store, String owner, Duration jobLease, JobListener listener) {
+	MaintenanceLease(MaintenanceStore store, String owner, Duration jobLease, JobListener listener) {
 		this.store = store;
 		this.owner = owner;
 		this.length = length(jobLease);

@@ -8,8 +8,8 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NodeEntry;
+import dev.jobqueue.store.NodeStore;
 
 /**
  * This runtime's row in the node registry: written at its start, seen again at every heartbeat (one update of
@@ -24,7 +24,7 @@ final class NodeRegistry {
 
 	private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
 
-	private final JobStore store;
+	private final NodeStore store;
 
 	private final String owner;
 
@@ -40,7 +40,7 @@ final class NodeRegistry {
 	/** Guarded by this: a heartbeat's pass must not write the row again once a stop removed it. */
 	private boolean registered;
 
-	NodeRegistry(JobStore store, String owner, Map<String, Integer> queues, HandlerRegistry handlers,
+	NodeRegistry(NodeStore store, String owner, Map<String, Integer> queues, HandlerRegistry handlers,
 			Duration heartbeatInterval) {
 		this.store = store;
 		this.owner = owner;

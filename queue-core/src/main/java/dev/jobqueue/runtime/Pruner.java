@@ -29,11 +29,11 @@ final class Pruner {
 		int total = 0;
 		int deleted;
 		do {
-			deleted = store.prune(finishedRetention, deadRetention, BATCH);
+			deleted = store.maintenance().prune(finishedRetention, deadRetention, BATCH);
 			total += deleted;
 		}
 		while (deleted == BATCH);
-		store.deleteStaleNodes();
+		store.nodes().deleteStaleNodes();
 		return total;
 	}
 }

@@ -42,11 +42,11 @@ final class QueuePauses {
 
 	boolean pause(String queue) {
 		requireKnownQueue(queueName(queue));
-		return store.pause(PauseScope.queue, queue);
+		return store.pauses().pause(PauseScope.queue, queue);
 	}
 
 	boolean resume(String queue) {
-		boolean resumed = store.resume(PauseScope.queue, queueName(queue));
+		boolean resumed = store.pauses().resume(PauseScope.queue, queueName(queue));
 		if (resumed) {
 			wakeAfterCommit.accept(queue);
 		}
@@ -58,12 +58,12 @@ final class QueuePauses {
 		require(handlers.accepts(checked), () -> "kind '" + kind + "' is unknown: no handler here serves it (kinds: "
 				+ String.join(", ", handlers.acceptedKinds()) + "); declare kinds that other applications handle as "
 				+ "external kinds to pause them here");
-		return store.pause(PauseScope.kind, checked);
+		return store.pauses().pause(PauseScope.kind, checked);
 	}
 
 	/** Jobs of the kind in the queue of its handler here are the ones this node's poller can start at once. */
 	boolean resumeKind(String kind) {
-		boolean resumed = store.resume(PauseScope.kind, kindName(kind));
+		boolean resumed = store.pauses().resume(PauseScope.kind, kindName(kind));
 		if (resumed) {
 			handlers.handlerFor(kind).ifPresent(handler -> wakeAfterCommit.accept(handler.queue()));
 		}
@@ -71,7 +71,7 @@ final class QueuePauses {
 	}
 
 	Map<String, Instant> paused(PauseScope scope) {
-		return store.paused(scope);
+		return store.pauses().paused(scope);
 	}
 
 	/**
@@ -83,8 +83,8 @@ final class QueuePauses {
 		Set<String> known = new TreeSet<>(workedQueues);
 		known.add(RuntimeSettings.DEFAULT_QUEUE);
 		handlers.all().forEach(handler -> known.add(handler.queue()));
-		if (known.contains(queue) || store.paused(PauseScope.queue).containsKey(queue)
-				|| store.countUnfinishedByQueue().containsKey(queue)) {
+		if (known.contains(queue) || store.pauses().paused(PauseScope.queue).containsKey(queue)
+				|| store.telemetry().countUnfinishedByQueue().containsKey(queue)) {
 			return;
 		}
 		throw new IllegalArgumentException("queue '" + queue + "' is unknown: this node does not work it, no handler "

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
-import dev.jobqueue.store.JobStore;
 
 /**
  * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, and as many more as
@@ -37,9 +37,9 @@ final class QueuePoller {
 
 	private final Duration lease;
 
-	private final JobStore store;
+	private final ClaimStore store;
 
-	/** The store's {@link JobStore#confirmsInClaim()}, a constant of the store. */
+	/** The store's {@link ClaimStore#confirmsInClaim()}, a constant of the store. */
 	private final boolean confirmsInClaim;
 
 	private final JobRunner runner;
@@ -65,7 +65,7 @@ final class QueuePoller {
 	/** Whether the poller is asleep between passes, where only a wake or its pause makes it claim. */
 	private volatile boolean asleep;
 
-	QueuePoller(String queue, int capacity, HandlerRegistry handlers, String owner, Duration lease, JobStore store,
+	QueuePoller(String queue, int capacity, HandlerRegistry handlers, String owner, Duration lease, ClaimStore store,
 			JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
 		this.capacity = capacity;

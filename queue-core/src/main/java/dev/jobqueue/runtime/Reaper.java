@@ -4,7 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobListener;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
 
 /**
  * Gives back jobs whose worker stopped heartbeating (crashed, paused, cut off): back to ready, or dead
@@ -17,11 +17,11 @@ final class Reaper {
 
 	static final int BATCH = 500;
 
-	private final JobStore store;
+	private final MaintenanceStore store;
 
 	private final JobListener listener;
 
-	Reaper(JobStore store, JobListener listener) {
+	Reaper(MaintenanceStore store, JobListener listener) {
 		this.store = store;
 		this.listener = listener;
 	}

@@ -19,11 +19,12 @@ import dev.jobqueue.Schedule;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.ScheduleStore;
 
 /**
  * Fires this node's schedules. Every node that declares a schedule runs this role and none is special:
  * each pass reads the schedules' rows, and a node that finds a fire time due moves the row on by
- * compare-and-set and enqueues the job in the same transaction (see {@link JobStore#fireSchedule}), so one
+ * compare-and-set and enqueues the job in the same transaction (see {@link ScheduleStore#fireSchedule}), so one
  * node in the cluster enqueues each fire time and the others find the row moved.
  *
  * <p>Fire times are read on the injected clock: the database's ({@link #onDatabaseClock}), in the runtime, as leases
@@ -42,7 +43,7 @@ public final class Scheduler {
 	/** The scheduler's name in {@link RoleLiveness}. */
 	public static final String ROLE = "scheduler";
 
-	private final JobStore store;
+	private final ScheduleStore store;
 
 	private final List<ScheduledJob> schedules;
 
@@ -60,7 +61,7 @@ public final class Scheduler {
 	/**
 	 * @param wakeup told the queue of each job fired, once it is committed, so that a local poller starts it
 	 */
-	public Scheduler(JobStore store, List<ScheduledJob> schedules, Clock clock, JobListener listener,
+	public Scheduler(ScheduleStore store, List<ScheduledJob> schedules, Clock clock, JobListener listener,
 			Consumer<String> wakeup) {
 		this.store = store;
 		this.schedules = List.copyOf(schedules);
@@ -75,7 +76,8 @@ public final class Scheduler {
 	 */
 	public static Scheduler onDatabaseClock(JobStore store, List<ScheduledJob> schedules, Clock local,
 			JobListener listener, Consumer<String> wakeup) {
-		return new Scheduler(store, schedules, new DatabaseClock(local, store::now), listener, wakeup);
+		return new Scheduler(store.schedules(), schedules, new DatabaseClock(local, store.explain()::now), listener,
+				wakeup);
 	}
 
 	/** One pass over every schedule; returns the earliest next fire time among them, or null for none known. */

@@ -1,6 +1,6 @@
 package dev.jobqueue.runtime;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
 
 /**
  * Keeps the job table vacuumed where the database leaves dead row versions behind (PostgreSQL): every
@@ -19,9 +19,9 @@ final class Vacuumer {
 	 */
 	static final long DEAD_ROW_THRESHOLD = 1_000;
 
-	private final JobStore store;
+	private final MaintenanceStore store;
 
-	Vacuumer(JobStore store) {
+	Vacuumer(MaintenanceStore store) {
 		this.store = store;
 	}
 

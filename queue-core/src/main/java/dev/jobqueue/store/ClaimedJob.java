@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param startedAt when the claim happened, on the store's clock
  * @param snoozes how many times handlers snoozed the job before this attempt
  * @param concurrencyKey the key whose slot it holds, or {@code null}: once it is finished, the store's
- * {@link JobStore#promote} hands the slot on
+ * {@link PromotionStore#promote} hands the slot on
  * @param traceContext the propagation fields stored at its enqueue ({@link NewJob#traceContext()}), or {@code null}
  */
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,

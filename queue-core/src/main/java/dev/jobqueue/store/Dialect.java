@@ -8,9 +8,9 @@ import javax.sql.DataSource;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
- * What one database needs of the queue beyond the contract every {@link JobStore} keeps: how its store is
- * made, how its schema is migrated, how other processes' jobs wake this one's pollers, and how handlers'
- * transactions run on it. Each dialect package holds one; a dialect is chosen once, at startup.
+ * What one database needs of the queue beyond the contract every {@link JobStore} keeps: how its store (and its
+ * {@link TestHooks}) are made, how its schema is migrated, how other processes' jobs wake this one's pollers, and
+ * how handlers' transactions run on it. Each dialect package holds one; a dialect is chosen once, at startup.
  */
 public interface Dialect {
 
@@ -23,6 +23,12 @@ public interface Dialect {
 	 * where that needs a session of its own (poll-only operation behind a transaction pooler).
 	 */
 	JobStore store(DataSource dataSource, boolean notify, Duration statementTimeout);
+
+	/**
+	 * The statements only tests send ({@link TestHooks}), on {@code dataSource}: the one the store under test
+	 * uses, so that they join a transaction the test holds on it.
+	 */
+	TestHooks testHooks(DataSource dataSource);
 
 	/** Creates or upgrades the queue's tables; processes that start together all come up, migrated once. */
 	void migrate(DataSource dataSource);

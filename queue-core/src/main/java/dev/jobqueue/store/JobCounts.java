@@ -29,7 +29,7 @@ public final class JobCounts {
 	 * by {@code (queue, state, id)}. The queues are found by a loose index scan: one descent of the index per
 	 * queue (the next queue name above the last one), not a read of its entries. Each literal
 	 * {@code state IN (…)} repeats the index's predicate, which SQLite needs to see as is to use a partial index.
-	 * SQLite runs it as {@code SqliteCounts.FINISHED}, which names the index of the loose scan.
+	 * SQLite runs it as {@code SqliteTelemetry.FINISHED}, which names the index of the loose scan.
 	 */
 	public static final String FINISHED = """
 			WITH RECURSIVE queues (queue) AS (
@@ -69,7 +69,7 @@ public final class JobCounts {
 	private JobCounts() {
 	}
 
-	/** {@link #UNFINISHED} and {@link #FINISHED} together: what {@link JobStore#countByQueueAndState} answers. */
+	/** {@link #UNFINISHED} and {@link #FINISHED} together: what {@link TelemetryStore#countByQueueAndState} answers. */
 	public static Map<String, Map<JobState, Long>> everyState(JdbcClient jdbc) {
 		return everyState(jdbc, FINISHED);
 	}

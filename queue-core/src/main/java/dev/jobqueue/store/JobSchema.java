@@ -56,7 +56,7 @@ public final class JobSchema {
 	 */
 	public static void verify(JobStore store) {
 		String migrations = "the migrations in db/jobqueue/" + store.vendor() + " of the queue-core jar";
-		OptionalInt found = store.schemaVersion();
+		OptionalInt found = store.reads().schemaVersion();
 		if (found.isEmpty()) {
 			throw new IllegalStateException("jobqueue's tables are missing, or older than schema version " + VERSION
 					+ " (no table jobqueue_schema_version): this jobqueue needs version " + VERSION + ". Apply "

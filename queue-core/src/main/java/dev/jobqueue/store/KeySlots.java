@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Who holds the slots of a concurrency key and what its rate allows, as the promotion would count them
- * ({@link JobStore#keySlots}): for explaining why a blocked job waits.
+ * ({@link ExplainReads#keySlots}): for explaining why a blocked job waits.
  *
  * @param limit the key's slots: its first waiting job's limit
  * @param rate the period of its rate, or null when it has none

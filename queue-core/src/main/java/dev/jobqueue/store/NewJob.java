@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param payloadVersion the version of the payload's shape, 1 or more: claims by nodes that read only
  * older versions pass the job over
  * @param keySlot the concurrency key it waits for a slot of, or {@code null}: such a job is written
- * {@code blocked} and made ready by {@link JobStore#promote}
+ * {@code blocked} and made ready by {@link PromotionStore#promote}
  * @param traceContext the propagation fields of the enqueue's span as a JSON object, or {@code null}: handed back
  * with the claimed job, so that its executions join the enqueue's trace
  */

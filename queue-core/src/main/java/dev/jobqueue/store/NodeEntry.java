@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a runtime writes of itself into the node registry ({@link JobStore#registerNode}); the times are the
+ * What a runtime writes of itself into the node registry ({@link NodeStore#registerNode}); the times are the
  * database's.
  *
  * @param queues the queues it works, each with its concurrency

@@ -138,7 +138,7 @@ public abstract class AwaitContractTest {
 	private JdbcJobQueue node(WakeupSource finishes, RuntimeSettings settings) {
 		return new JdbcJobQueue(database().store(), QueueFixture.JSON, fixture.handlers(), settings,
 				CountingListener.NONE, queue -> {
-				}, new JobAwaiter(database().store(), finishes, settings.pollInterval()));
+				}, new JobAwaiter(database().store().reads(), finishes, settings.pollInterval()));
 	}
 
 	/** Lets the handlers finish a little after the await began, so that it has to be woken. */

@@ -66,9 +66,9 @@ public abstract class BulkContractTest {
 		List<NewJob> batch = IntStream.range(0, 1_205)
 			.mapToObj(i -> new NewJob("default", "many", "{}", 1, 5, null, Duration.ZERO, 1, null))
 			.toList();
-		fixture.store().enqueueAll(batch);
-		List<ClaimedJob> claimed = fixture.store().claim("default", Map.of("many", 1), 1_205, "bulk", Duration.ofMinutes(5));
-		claimed.forEach(job -> assertThat(fixture.store().fail(job.lease(), "boom")).isTrue());
+		fixture.store().enqueues().enqueueAll(batch);
+		List<ClaimedJob> claimed = fixture.store().claims().claim("default", Map.of("many", 1), 1_205, "bulk", Duration.ofMinutes(5));
+		claimed.forEach(job -> assertThat(fixture.store().outcomes().fail(job.lease(), "boom")).isTrue());
 
 		assertThat(fixture.queue().retryAll(JobQuery.all().queue("default").states(JobState.dead))).isEqualTo(1_205);
 		assertThat(fixture.queue().countByQueueAndState()).isEqualTo(Map.of("default", Map.of(JobState.ready, 1_205L)));
@@ -79,7 +79,7 @@ public abstract class BulkContractTest {
 		long older = jobs.dead("default", "unique", "boom", "u-1");
 		long newer = jobs.dead("default", "unique", "boom", "u-1");
 		long blockedByHolder = jobs.dead("default", "unique", "boom", "u-2");
-		long holder = fixture.store().enqueue(new NewJob("default", "unique", "{}", 1, 5, null, Duration.ZERO, 1, "u-2")).id();
+		long holder = fixture.store().enqueues().enqueue(new NewJob("default", "unique", "{}", 1, 5, null, Duration.ZERO, 1, "u-2")).id();
 
 		assertThat(fixture.queue().retryAll(JobQuery.all().kind("unique"))).isEqualTo(1);
 
@@ -92,8 +92,8 @@ public abstract class BulkContractTest {
 		fixture.declareExternal("keyed");
 		long first = fixture.queue().enqueue("keyed", "a", EnqueueOptions.defaults().concurrencyKey("k").maxAttempts(1));
 		await().atMost(Duration.ofMinutes(1)).until(() -> fixture.state(first) == JobState.ready);
-		ClaimedJob claimed = fixture.store().claim("default", Map.of("keyed", 1), 1, "bulk", Duration.ofMinutes(5)).get(0);
-		assertThat(fixture.store().fail(claimed.lease(), "boom")).isTrue();
+		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("keyed", 1), 1, "bulk", Duration.ofMinutes(5)).get(0);
+		assertThat(fixture.store().outcomes().fail(claimed.lease(), "boom")).isTrue();
 		long holder = fixture.queue().enqueue("keyed", "b", EnqueueOptions.defaults().concurrencyKey("k"));
 		await().atMost(Duration.ofMinutes(1)).until(() -> fixture.state(holder) == JobState.ready);
 
@@ -117,8 +117,8 @@ public abstract class BulkContractTest {
 
 		assertThat(fixture.queue().cancelAll(List.of(runningMail.id(), succeeded, readyMail))).isEqualTo(1);
 		assertThat(fixture.state(runningMail.id())).isEqualTo(JobState.cancelled);
-		assertThat(fixture.store().complete(runningMail.lease(), null)).as("the worker's outcome is fenced off").isFalse();
-		assertThat(fixture.store().cancelled(List.of(runningMail.lease()))).containsExactly(runningMail.lease());
+		assertThat(fixture.store().outcomes().complete(runningMail.lease(), null)).as("the worker's outcome is fenced off").isFalse();
+		assertThat(fixture.store().claims().cancelled(List.of(runningMail.lease()))).containsExactly(runningMail.lease());
 		assertThat(fixture.state(succeeded)).isEqualTo(JobState.succeeded);
 	}
 

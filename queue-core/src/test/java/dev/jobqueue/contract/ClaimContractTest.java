@@ -23,6 +23,7 @@ import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.QueueFixture;
@@ -61,7 +62,7 @@ public abstract class ClaimContractTest {
 	void enqueueClaimCompleteEndsSucceededWithTheResult() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 10, "worker-1", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 10, "worker-1", LEASE);
 
 		assertThat(claimed).singleElement().satisfies(job -> {
 			assertThat(job.id()).isEqualTo(id);
@@ -73,7 +74,7 @@ public abstract class ClaimContractTest {
 		assertThat(running.leaseOwner()).isEqualTo("worker-1");
 		assertThat(running.leaseExpiresAt()).isAfter(running.startedAt());
 
-		assertThat(store.complete(claimed.get(0).lease(), "{\"sent\":true}")).isTrue();
+		assertThat(store.outcomes().complete(claimed.get(0).lease(), "{\"sent\":true}")).isTrue();
 		Job done = fixture.job(id);
 		assertThat(done.state()).isEqualTo(JobState.succeeded);
 		assertThat(done.result()).contains("\"sent\"");
@@ -90,7 +91,7 @@ public abstract class ClaimContractTest {
 		long sameTimeFirst = enqueue("same-1", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 		long sameTimeSecond = enqueue("same-2", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 
-		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claim("default", KINDS, 1, "w", LEASE))
+		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claims().claim("default", KINDS, 1, "w", LEASE))
 			.limit(5)
 			.map(jobs -> jobs.get(0).id())
 			.toList();
@@ -104,7 +105,7 @@ public abstract class ClaimContractTest {
 		long high = enqueue("high", EnqueueOptions.defaults().priority(0));
 		enqueue("other", EnqueueOptions.defaults().priority(9));
 
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
 
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(high, low);
 	}
@@ -120,7 +121,7 @@ public abstract class ClaimContractTest {
 		long sixEarly = enqueue("six-early", EnqueueOptions.defaults().priority(6).runAt(past));
 		enqueue("seven", EnqueueOptions.defaults().priority(7).runAt(past));
 
-		assertThat(store.claim("default", KINDS, 4, "w", LEASE)).extracting(ClaimedJob::id)
+		assertThat(store.claims().claim("default", KINDS, 4, "w", LEASE)).extracting(ClaimedJob::id)
 			.containsExactly(fiveEarly, fiveLate, sixEarly, sixLate);
 	}
 
@@ -129,49 +130,49 @@ public abstract class ClaimContractTest {
 		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));
 
-		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
+		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
 	}
 
 	@Test
 	void claimsOnlyFromTheQueueAsked() {
 		enqueue("mail", EnqueueOptions.defaults().queue("mail"));
 
-		assertThat(store.claim("default", KINDS, 10, "w", LEASE)).isEmpty();
-		assertThat(store.claim("mail", KINDS, 10, "w", LEASE)).hasSize(1);
+		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE)).isEmpty();
+		assertThat(store.claims().claim("mail", KINDS, 10, "w", LEASE)).hasSize(1);
 	}
 
 	@Test
 	void aRetriedJobWaitsForItsBackoffAndKeepsTheError() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
 
-		assertThat(store.retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
+		assertThat(store.outcomes().retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
 
 		Job retried = fixture.job(id);
 		assertThat(retried.state()).isEqualTo(JobState.ready);
 		assertThat(retried.lastError()).isEqualTo("boom");
 		assertThat(retried.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
-		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).isEmpty();
+		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE)).isEmpty();
 	}
 
 	@Test
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", KINDS, 1, "stale", LEASE).get(0);
-		store.heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
+		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "stale", LEASE).get(0);
+		store.claims().heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
-		ClaimedJob fresh = store.claim("default", KINDS, 1, "fresh", LEASE).get(0);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		ClaimedJob fresh = store.claims().claim("default", KINDS, 1, "fresh", LEASE).get(0);
 		assertThat(fresh.lease().token()).isGreaterThan(stale.lease().token());
 
-		assertThat(store.complete(stale.lease(), null)).isFalse();
-		assertThat(store.fail(stale.lease(), "stale failure")).isFalse();
-		assertThat(store.retryLater(stale.lease(), Duration.ZERO, "stale retry")).isFalse();
-		assertThat(store.release(stale.lease())).isFalse();
-		assertThat(store.completeAll(List.of(new Completion(stale.lease(), null)))).containsExactly(stale.lease());
-		assertThat(store.heartbeat("stale", List.of(stale.lease()), LEASE)).isEmpty();
+		assertThat(store.outcomes().complete(stale.lease(), null)).isFalse();
+		assertThat(store.outcomes().fail(stale.lease(), "stale failure")).isFalse();
+		assertThat(store.outcomes().retryLater(stale.lease(), Duration.ZERO, "stale retry")).isFalse();
+		assertThat(store.outcomes().release(stale.lease())).isFalse();
+		assertThat(store.outcomes().completeAll(List.of(new Completion(stale.lease(), null)))).containsExactly(stale.lease());
+		assertThat(store.claims().heartbeat("stale", List.of(stale.lease()), LEASE)).isEmpty();
 
-		assertThat(store.complete(fresh.lease(), "\"second\"")).isTrue();
+		assertThat(store.outcomes().complete(fresh.lease(), "\"second\"")).isTrue();
 		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.succeeded);
 		assertThat(job.result()).contains("second");
@@ -181,18 +182,18 @@ public abstract class ClaimContractTest {
 	@RepeatedTest(100)
 	void aCompletionRacingTheReaperIsNeverUndone() throws Exception {
 		long id = enqueue("race", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
 		CyclicBarrier start = new CyclicBarrier(2);
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
 			Future<Boolean> completed = threads.submit(() -> {
 				start.await();
-				return store.complete(job.lease(), "\"done\"");
+				return store.outcomes().complete(job.lease(), "\"done\"");
 			});
 			Future<Integer> reaped = threads.submit(() -> {
 				start.await();
-				return store.reapExpired(10);
+				return store.maintenance().reapExpired(10);
 			});
 
 			boolean completionWon = completed.get();
@@ -216,9 +217,9 @@ public abstract class ClaimContractTest {
 	void completeAllWritesEveryHeldLeaseInOneCall() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
 
-		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
+		Set<Lease> lost = store.outcomes().completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
 
 		assertThat(lost).isEmpty();
 		claimed.forEach(j -> assertThat(fixture.state(j.id())).isEqualTo(JobState.succeeded));
@@ -233,16 +234,16 @@ public abstract class ClaimContractTest {
 		enqueue("held", EnqueueOptions.defaults());
 		enqueue("running again", EnqueueOptions.defaults());
 		enqueue("finished again", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 3, "stale", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 3, "stale", LEASE);
 		ClaimedJob held = claimed.get(0);
-		store.heartbeat("stale", List.of(claimed.get(1).lease(), claimed.get(2).lease()), Duration.ofMillis(1));
+		store.claims().heartbeat("stale", List.of(claimed.get(1).lease(), claimed.get(2).lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(2);
-		List<ClaimedJob> fresh = store.claim("default", KINDS, 2, "fresh", LEASE);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(2);
+		List<ClaimedJob> fresh = store.claims().claim("default", KINDS, 2, "fresh", LEASE);
 		ClaimedJob finishedAgain = fresh.stream().filter(j -> j.id() == claimed.get(2).id()).findFirst().orElseThrow();
-		assertThat(store.complete(finishedAgain.lease(), "\"fresh\"")).isTrue();
+		assertThat(store.outcomes().complete(finishedAgain.lease(), "\"fresh\"")).isTrue();
 
-		Set<Lease> lost = store.completeAll(claimed.stream().map(j -> new Completion(j.lease(), "\"stale\"")).toList());
+		Set<Lease> lost = store.outcomes().completeAll(claimed.stream().map(j -> new Completion(j.lease(), "\"stale\"")).toList());
 
 		assertThat(lost).containsExactlyInAnyOrder(claimed.get(1).lease(), claimed.get(2).lease());
 		assertThat(fixture.job(held.id()).result()).contains("stale");
@@ -252,14 +253,14 @@ public abstract class ClaimContractTest {
 
 	@Test
 	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
-		store.enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", LEASE);
-		assertThat(store.complete(claimed.get(0).lease(), null)).isTrue();
+		store.enqueues().enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
+		assertThat(store.outcomes().complete(claimed.get(0).lease(), null)).isTrue();
 
-		assertThat(store.countUnfinishedByQueue()).isEqualTo(Map.of(
+		assertThat(store.telemetry().countUnfinishedByQueue()).isEqualTo(Map.of(
 				"default", Map.of(JobState.ready, 1L, JobState.running, 1L),
 				"mail", Map.of(JobState.ready, 1L)));
-		assertThat(store.countByQueueAndState()).isEqualTo(Map.of(
+		assertThat(store.telemetry().countByQueueAndState()).isEqualTo(Map.of(
 				"default", Map.of(JobState.ready, 1L, JobState.running, 1L, JobState.succeeded, 1L),
 				"mail", Map.of(JobState.ready, 1L)));
 	}
@@ -268,17 +269,17 @@ public abstract class ClaimContractTest {
 	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
 		long first = enqueue("a", EnqueueOptions.defaults());
 		long second = enqueue("b", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
-		List<ClaimedJob> current = store.claim("default", KINDS, 2, "w", LEASE);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		List<ClaimedJob> current = store.claims().claim("default", KINDS, 2, "w", LEASE);
 		ClaimedJob again = current.stream().filter(j -> j.id() == stale.id()).findFirst().orElseThrow();
 		ClaimedJob other = current.stream().filter(j -> j.id() != stale.id()).findFirst().orElseThrow();
 
-		assertThat(store.heartbeat("w", List.of(other.lease(), again.lease(), stale.lease()), LEASE))
+		assertThat(store.claims().heartbeat("w", List.of(other.lease(), again.lease(), stale.lease()), LEASE))
 			.containsExactlyInAnyOrder(other.lease(), again.lease());
 		// The stale lease first: a write that picked each job's result by id alone took the first one listed.
-		Set<Lease> lost = store.completeAll(List.of(new Completion(stale.lease(), "\"stale\""),
+		Set<Lease> lost = store.outcomes().completeAll(List.of(new Completion(stale.lease(), "\"stale\""),
 				new Completion(other.lease(), "\"other\""), new Completion(again.lease(), "\"again\"")));
 
 		assertThat(lost).containsExactly(stale.lease());
@@ -295,7 +296,7 @@ public abstract class ClaimContractTest {
 				fixture.queue().enqueueAll(java.util.stream.IntStream.range(0, 200)
 					.mapToObj(i -> new dev.jobqueue.JobQueue.NewJobRequest("greet", new Greeting("n", i)))
 					.toList());
-				List<ClaimedJob> claimed = store.claim("default", KINDS, 200, "w", LEASE);
+				List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 200, "w", LEASE);
 				List<Completion> completions = claimed.stream().map(j -> new Completion(j.lease(), null)).toList();
 				List<Lease> descending = claimed.stream().map(ClaimedJob::lease)
 					.sorted(java.util.Comparator.comparingLong(Lease::jobId).reversed())
@@ -303,11 +304,11 @@ public abstract class ClaimContractTest {
 				CyclicBarrier together = new CyclicBarrier(2);
 				Future<Set<Lease>> completing = threads.submit(() -> {
 					together.await();
-					return store.completeAll(completions);
+					return store.outcomes().completeAll(completions);
 				});
 				Future<Set<Lease>> heartbeating = threads.submit(() -> {
 					together.await();
-					return store.heartbeat("w", descending, LEASE);
+					return store.claims().heartbeat("w", descending, LEASE);
 				});
 
 				assertThat(completing.get()).isEmpty();
@@ -323,11 +324,11 @@ public abstract class ClaimContractTest {
 	void theHeartbeatExtendsHeldLeasesOnly() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claim("default", KINDS, 2, "w", Duration.ofSeconds(2));
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", Duration.ofSeconds(2));
 		Instant before = fixture.job(claimed.get(0).id()).leaseExpiresAt();
 
-		Set<Lease> held = store.heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
-		assertThat(store.heartbeat("someone-else", List.of(claimed.get(0).lease()), LEASE)).isEmpty();
+		Set<Lease> held = store.claims().heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
+		assertThat(store.claims().heartbeat("someone-else", List.of(claimed.get(0).lease()), LEASE)).isEmpty();
 
 		assertThat(held).containsExactlyInAnyOrderElementsOf(claimed.stream().map(ClaimedJob::lease).toList());
 		assertThat(fixture.job(claimed.get(0).id()).leaseExpiresAt()).isAfter(before.plus(Duration.ofMinutes(59)));
@@ -337,12 +338,12 @@ public abstract class ClaimContractTest {
 	void theReaperLeavesLiveLeasesAloneAndKillsJobsWithNoAttemptsLeft() {
 		long live = enqueue("live", EnqueueOptions.defaults());
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
-		store.claim("default", KINDS, 1, "w", LEASE);
-		ClaimedJob dying = store.claim("default", KINDS, 1, "w", LEASE).get(0);
-		store.heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", LEASE);
+		ClaimedJob dying = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		store.claims().heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		assertThat(fixture.state(live)).isEqualTo(JobState.running);
 		Job dead = fixture.job(spent);
@@ -353,27 +354,27 @@ public abstract class ClaimContractTest {
 	@Test
 	void aClaimItsWorkerNeverConfirmedGetsItsAttemptBackWhenReaped() {
 		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
-		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.ready);
 		assertThat(job.attempt()).isZero();
 		assertThat(job.lastError()).contains("before its worker confirmed the claim");
-		assertThat(store.claim("default", KINDS, 1, "w", LEASE)).singleElement()
+		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE)).singleElement()
 			.satisfies(again -> assertThat(again.attempt()).isEqualTo(1));
 	}
 
 	@Test
 	void aClaimConfirmedByAHeartbeatStaysCountedWhenReaped() {
 		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", LEASE).get(0);
-		assertThat(store.heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		assertThat(store.claims().heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
 		awaitLeaseExpiry();
 
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.dead);
@@ -384,14 +385,14 @@ public abstract class ClaimContractTest {
 	@Test
 	void aClaimConfirmedByItsOwnerStaysCountedWhenReapedAndItsLeaseIsNotExtended() {
 		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 		Instant expiry = fixture.job(id).leaseExpiresAt();
 
-		store.confirm("w", List.of(claimed.lease()));
+		store.claims().confirm("w", List.of(claimed.lease()));
 
 		assertThat(fixture.job(id).leaseExpiresAt()).isEqualTo(expiry);
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.dead);
 		assertThat(job.attempt()).isEqualTo(1);
@@ -401,13 +402,13 @@ public abstract class ClaimContractTest {
 	@Test
 	void aConfirmationByAnotherOwnerOrOfAnOlderLeaseConfirmsNothing() {
 		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
 
-		store.confirm("someone-else", List.of(claimed.lease()));
-		store.confirm("w", List.of(new Lease(id, claimed.lease().token() - 1)));
+		store.claims().confirm("someone-else", List.of(claimed.lease()));
+		store.claims().confirm("w", List.of(new Lease(id, claimed.lease().token() - 1)));
 
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 		assertThat(fixture.job(id).attempt()).isZero();
 		assertThat(fixture.job(id).lastError()).contains("before its worker confirmed the claim");
 	}
@@ -415,16 +416,16 @@ public abstract class ClaimContractTest {
 	@Test
 	void theReaperGivesBackUnconfirmedAttemptsOnlySoOftenThenCountsThem() {
 		long id = enqueue("kills its worker at once", EnqueueOptions.defaults().maxAttempts(1));
-		for (int reap = 1; reap <= JobStore.MAX_UNCONFIRMED_REAPS; reap++) {
-			store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		for (int reap = 1; reap <= MaintenanceStore.MAX_UNCONFIRMED_REAPS; reap++) {
+			store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 			awaitLeaseExpiry();
-			assertThat(store.reapExpired(10)).isEqualTo(1);
+			assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 			assertThat(fixture.state(id)).as("after unconfirmed reap %d", reap).isEqualTo(JobState.ready);
 		}
-		store.claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		assertThat(fixture.state(id)).isEqualTo(JobState.dead);
 	}
@@ -432,21 +433,21 @@ public abstract class ClaimContractTest {
 	@Test
 	void aReleasedJobIsReadyAtOnceWithItsAttemptGivenBack() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
 
-		assertThat(store.release(job.lease())).isTrue();
+		assertThat(store.outcomes().release(job.lease())).isTrue();
 
 		assertThat(fixture.job(id).attempt()).isZero();
-		assertThat(store.claim("default", KINDS, 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(store.claims().claim("default", KINDS, 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
 	}
 
 	@Test
 	void aJobIsReleasedWithItsAttemptGivenBackOnlyOnce() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		assertThat(store.release(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease())).isTrue();
-		ClaimedJob again = store.claim("default", KINDS, 1, "w", LEASE).get(0);
+		assertThat(store.outcomes().release(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease())).isTrue();
+		ClaimedJob again = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
 
-		assertThat(store.release(again.lease())).isFalse();
+		assertThat(store.outcomes().release(again.lease())).isFalse();
 
 		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.running);
@@ -456,7 +457,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aDeadJobCanBeRetriedByAnOperator() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");
 
 		assertThat(fixture.queue().retry(id)).isTrue();
 
@@ -468,15 +469,15 @@ public abstract class ClaimContractTest {
 	@Test
 	void thePrunerDeletesOnlyFinishedJobsPastTheirRetention() {
 		long succeeded = enqueue("done", EnqueueOptions.defaults());
-		store.complete(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), null);
+		store.outcomes().complete(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), null);
 		long dead = enqueue("dead", EnqueueOptions.defaults());
-		store.fail(store.claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
 		long ready = enqueue("ready", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long running = enqueue("running", EnqueueOptions.defaults());
-		store.claim("default", KINDS, 1, "w", LEASE);
+		store.claims().claim("default", KINDS, 1, "w", LEASE);
 
-		assertThat(store.prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
-		assertThat(store.prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);
+		assertThat(store.maintenance().prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
+		assertThat(store.maintenance().prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);
 
 		assertThat(fixture.queue().find(succeeded)).isEmpty();
 		assertThat(fixture.queue().find(dead)).isPresent();

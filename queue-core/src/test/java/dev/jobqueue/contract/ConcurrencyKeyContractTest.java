@@ -272,11 +272,11 @@ public abstract class ConcurrencyKeyContractTest {
 		long second = fixture.queue().enqueue("work", new Greeting("a", 1), key("tenant-a"));
 		await().atMost(WAIT).until(() -> fixture.state(first) == JobState.ready);
 		long plain = fixture.queue().enqueue("work", new Greeting("b", 0));
-		fixture.store().claim("default", Map.of("work", 1), 1, "w", Duration.ofSeconds(30));
+		fixture.store().claims().claim("default", Map.of("work", 1), 1, "w", Duration.ofSeconds(30));
 		fixture.jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = created_at WHERE id = :id")
 			.param("id", first).update();
 
-		assertThat(fixture.store().promote(List.of("tenant-a"))).containsExactly("default");
+		assertThat(fixture.store().promotions().promote(List.of("tenant-a"))).containsExactly("default");
 		assertThat(fixture.job(second).state()).isEqualTo(JobState.ready);
 		assertThat(fixture.job(second).runAt()).isAfter(fixture.job(plain).runAt());
 	}
@@ -294,7 +294,7 @@ public abstract class ConcurrencyKeyContractTest {
 		fixture.jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = created_at WHERE id = :id")
 			.param("id", first).update();
 
-		assertThat(fixture.store().promote(List.of("nothing-waiting", "tenant-a"))).containsExactly("default");
+		assertThat(fixture.store().promotions().promote(List.of("nothing-waiting", "tenant-a"))).containsExactly("default");
 		assertThat(fixture.job(second).state()).isEqualTo(JobState.ready);
 	}
 
@@ -348,7 +348,7 @@ public abstract class ConcurrencyKeyContractTest {
 	void badConcurrencyOptionsAreRefusedBeforeAnythingIsWritten() {
 		handle("limited", new KeyLimits(1, false, 4), (greeting, context) -> null);
 		fixture.declareExternal("free");
-		long before = fixture.store().newestId();
+		long before = fixture.testHooks().newestId();
 
 		assertThatIllegalArgumentException().isThrownBy(() -> key(" "))
 			.withMessageContaining("concurrencyKey");
@@ -372,6 +372,6 @@ public abstract class ConcurrencyKeyContractTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RuntimeSettings.builder().concurrencyKeyLimit("tenant-", 0))
 			.withMessageContaining("concurrency-key-limits.tenant- must be at least 1, was 0");
-		assertThat(fixture.store().newestId()).isEqualTo(before);
+		assertThat(fixture.testHooks().newestId()).isEqualTo(before);
 	}
 }

@@ -118,7 +118,7 @@ public abstract class DrainContractTest {
 
 		List<Ran> first = drainer.drain(100);
 		List<Ran> beforeBackoff = drainer.drain(100);
-		fixture.store().bringReadyForward(Duration.ofMinutes(5));
+		fixture.testHooks().bringReadyForward(Duration.ofMinutes(5));
 		List<Ran> second = drainer.drain(100);
 
 		assertThat(first).singleElement().satisfies(ran -> {

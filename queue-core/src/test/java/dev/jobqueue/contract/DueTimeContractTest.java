@@ -91,7 +91,7 @@ public abstract class DueTimeContractTest {
 		Duration poll = Duration.ofSeconds(1);
 		fixture.startRuntime(settings(poll), new CountingListener());
 
-		long id = fixture.store().enqueue(job("greet", 1, 5, poll.plusMillis(500))).id();
+		long id = fixture.store().enqueues().enqueue(job("greet", 1, 5, poll.plusMillis(500))).id();
 
 		Job job = awaitSucceeded(id);
 		assertThat(Duration.between(job.runAt(), job.startedAt())).isBetween(Duration.ZERO, LATE);
@@ -100,22 +100,22 @@ public abstract class DueTimeContractTest {
 	@Test
 	void theNextDueTimeIsTheEarliestJobTheClaimWouldTakeWithinTheHorizon() {
 		JobStore store = fixture.store();
-		store.enqueue(job("mail", 1, 0, Duration.ofMillis(100)));
-		store.enqueue(job("greet", 2, 0, Duration.ofMillis(200)));
-		store.enqueue(job("greet", 1, 1, Duration.ofSeconds(30)));
-		store.enqueue(job("greet", 1, 9, Duration.ofSeconds(20)));
-		store.enqueue(new NewJob("reports", "greet", "{}", 1, 0, null, Duration.ofMillis(100), 3, null));
+		store.enqueues().enqueue(job("mail", 1, 0, Duration.ofMillis(100)));
+		store.enqueues().enqueue(job("greet", 2, 0, Duration.ofMillis(200)));
+		store.enqueues().enqueue(job("greet", 1, 1, Duration.ofSeconds(30)));
+		store.enqueues().enqueue(job("greet", 1, 9, Duration.ofSeconds(20)));
+		store.enqueues().enqueue(new NewJob("reports", "greet", "{}", 1, 0, null, Duration.ofMillis(100), 3, null));
 
-		assertThat(store.nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
+		assertThat(store.claims().nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
 			.hasValueSatisfying(due -> assertThat(due).isBetween(Duration.ofSeconds(19), Duration.ofSeconds(20)));
-		assertThat(store.nextDueWithin("default", Map.of("greet", 1), Duration.ofSeconds(10))).isEmpty();
-		assertThat(store.nextDueWithin("default", Map.of("greet", 2, "mail", 1), Duration.ofMinutes(1)))
+		assertThat(store.claims().nextDueWithin("default", Map.of("greet", 1), Duration.ofSeconds(10))).isEmpty();
+		assertThat(store.claims().nextDueWithin("default", Map.of("greet", 2, "mail", 1), Duration.ofMinutes(1)))
 			.hasValueSatisfying(due -> assertThat(due).isLessThanOrEqualTo(Duration.ofMillis(100)));
-		assertThat(store.nextDueWithin("default", Map.of(), Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().nextDueWithin("default", Map.of(), Duration.ofMinutes(1))).isEmpty();
 
-		store.enqueue(job("greet", 1, 5, Duration.ZERO));
+		store.enqueues().enqueue(job("greet", 1, 5, Duration.ZERO));
 
-		assertThat(store.nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
+		assertThat(store.claims().nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
 			.hasValueSatisfying(due -> assertThat(due).isLessThanOrEqualTo(Duration.ZERO));
 	}
 

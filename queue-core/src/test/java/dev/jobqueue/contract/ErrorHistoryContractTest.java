@@ -52,11 +52,11 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aTimeoutThenAReapReadAsTwoEntriesInOrder() throws InterruptedException {
 		long id = enqueue(3);
-		ClaimedJob first = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
-		assertThat(store.retryLater(first.lease(), Duration.ZERO, "timeout")).isTrue();
-		store.claim("default", Map.of("greet", 1), 1, "node-b", Duration.ofMillis(1));
+		ClaimedJob first = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		assertThat(store.outcomes().retryLater(first.lease(), Duration.ZERO, "timeout")).isTrue();
+		store.claims().claim("default", Map.of("greet", 1), 1, "node-b", Duration.ofMillis(1));
 		Thread.sleep(20);
-		assertThat(store.reapExpired(10)).isEqualTo(1);
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		Job job = fixture.job(id);
 
@@ -77,15 +77,15 @@ public abstract class ErrorHistoryContractTest {
 	void aJobThatSucceedsAfterAFailureHasNoLastErrorButKeepsTheFailureInItsHistory() {
 		long once = enqueue(3);
 		long batched = enqueue(3);
-		for (ClaimedJob failed : store.claim("default", Map.of("greet", 1), 2, "node-a", LEASE)) {
-			assertThat(store.retryLater(failed.lease(), Duration.ZERO, "timeout")).isTrue();
+		for (ClaimedJob failed : store.claims().claim("default", Map.of("greet", 1), 2, "node-a", LEASE)) {
+			assertThat(store.outcomes().retryLater(failed.lease(), Duration.ZERO, "timeout")).isTrue();
 		}
-		List<ClaimedJob> retried = store.claim("default", Map.of("greet", 1), 2, "node-b", LEASE);
+		List<ClaimedJob> retried = store.claims().claim("default", Map.of("greet", 1), 2, "node-b", LEASE);
 		ClaimedJob alone = retried.stream().filter(job -> job.id() == once).findFirst().orElseThrow();
 		ClaimedJob inBatch = retried.stream().filter(job -> job.id() == batched).findFirst().orElseThrow();
 
-		assertThat(store.complete(alone.lease(), "\"done\"")).isTrue();
-		assertThat(store.completeAll(List.of(new Completion(inBatch.lease(), "\"done\"")))).isEmpty();
+		assertThat(store.outcomes().complete(alone.lease(), "\"done\"")).isTrue();
+		assertThat(store.outcomes().completeAll(List.of(new Completion(inBatch.lease(), "\"done\"")))).isEmpty();
 
 		for (long id : List.of(once, batched)) {
 			Job job = fixture.job(id);
@@ -97,9 +97,9 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aFailureThatKillsTheJobIsTheLastEntry() {
 		long id = enqueue(1);
-		ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 
-		assertThat(store.fail(claimed.lease(), "card declined")).isTrue();
+		assertThat(store.outcomes().fail(claimed.lease(), "card declined")).isTrue();
 
 		assertThat(fixture.job(id).errors()).singleElement().satisfies(entry -> {
 			assertThat(entry.attempt()).isEqualTo(1);
@@ -115,9 +115,9 @@ public abstract class ErrorHistoryContractTest {
 		String longError = "x".repeat(5_000);
 		int failures = Job.AttemptError.MAX_ENTRIES + 3;
 		for (int attempt = 1; attempt <= failures; attempt++) {
-			ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+			ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
 			String error = attempt == failures ? longError : "failure " + attempt;
-			assertThat(store.retryLater(claimed.lease(), Duration.ZERO, error)).isTrue();
+			assertThat(store.outcomes().retryLater(claimed.lease(), Duration.ZERO, error)).isTrue();
 		}
 
 		Job job = fixture.job(id);
@@ -135,8 +135,8 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aJobThatNeverFailedHasNoHistory() {
 		long id = enqueue(3);
-		ClaimedJob claimed = store.claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
-		assertThat(store.complete(claimed.lease(), null)).isTrue();
+		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		assertThat(store.outcomes().complete(claimed.lease(), null)).isTrue();
 
 		assertThat(fixture.job(id).errors()).isEmpty();
 	}

@@ -72,7 +72,7 @@ public abstract class ExplainContractTest {
 	@Test
 	void aSucceededJobSaysWhen() {
 		long id = enqueue();
-		assertThat(store.complete(claim().lease(), null)).isTrue();
+		assertThat(store.outcomes().complete(claim().lease(), null)).isTrue();
 
 		assertExplained(queue.explain(id), Reason.SUCCEEDED, "Job " + id + " succeeded at " + second(job(id).finishedAt()) + ".");
 	}
@@ -88,7 +88,7 @@ public abstract class ExplainContractTest {
 	@Test
 	void aDeadJobGivesItsAttemptsAndTheFirstLineOfItsLastError() {
 		long id = enqueue();
-		store.fail(claim().lease(), "java.lang.IllegalStateException: card declined\n\tat Billing.charge(Billing.java:12)");
+		store.outcomes().fail(claim().lease(), "java.lang.IllegalStateException: card declined\n\tat Billing.charge(Billing.java:12)");
 
 		assertExplained(queue.explain(id), Reason.DEAD,
 				"Job " + id + " is dead after 1 attempt; the last failed with: java.lang.IllegalStateException: card declined");
@@ -172,8 +172,8 @@ public abstract class ExplainContractTest {
 		liveNode(Map.of("default", 2), "greet");
 		KeySlot rated = new KeySlot("partner-api", 1, false, Duration.ofHours(1));
 		long started = enqueueKeyed(rated);
-		store.promote(List.of("partner-api"));
-		store.complete(claim().lease(), null);
+		store.promotions().promote(List.of("partner-api"));
+		store.outcomes().complete(claim().lease(), null);
 		long waiting = enqueueKeyed(rated);
 
 		assertExplained(queue.explain(waiting), Reason.RATE_LIMITED, "Job " + waiting + " waits for concurrency key "
@@ -195,7 +195,7 @@ public abstract class ExplainContractTest {
 	void aJobInBackoffGivesTheFailedAttemptItsErrorAndWhenItIsDue() {
 		liveNode(Map.of("default", 2), "greet");
 		long id = enqueue();
-		store.retryLater(claim().lease(), Duration.ofMinutes(10),
+		store.outcomes().retryLater(claim().lease(), Duration.ofMinutes(10),
 				"java.lang.IllegalStateException: mail server busy\n\tat Mailer.send(Mailer.java:7)");
 
 		assertExplained(queue.explain(id), Reason.IN_BACKOFF, "Job " + id + " is in backoff after attempt 1 failed with: "
@@ -266,22 +266,22 @@ public abstract class ExplainContractTest {
 
 	/** Written blocked, as an enqueue with a key writes it, with no promotion after. */
 	private long enqueueKeyed(KeySlot slot) {
-		return store.enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, slot)).id();
+		return store.enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, slot)).id();
 	}
 
 	/** Claims the first due job of the default queue for {@link #NODE}, which never finishes it on its own. */
 	private ClaimedJob claim() {
-		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 1, NODE, LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1, NODE, LEASE);
 		assertThat(claimed).hasSize(1);
 		return claimed.get(0);
 	}
 
 	private void liveNode(Map<String, Integer> queues, String kind) {
-		store.registerNode(new NodeEntry(NODE, "host-a", "1.0.0", queues, List.of(kind)), LEASE);
+		store.nodes().registerNode(new NodeEntry(NODE, "host-a", "1.0.0", queues, List.of(kind)), LEASE);
 	}
 
 	private void staleNode(Map<String, Integer> queues, String kind) {
-		store.registerNode(new NodeEntry("node-gone", "host-b", "1.0.0", queues, List.of(kind)), Duration.ofMillis(1));
+		store.nodes().registerNode(new NodeEntry("node-gone", "host-b", "1.0.0", queues, List.of(kind)), Duration.ofMillis(1));
 		await().until(() -> queue.nodes().stream().noneMatch(node -> node.name().equals("node-gone")));
 	}
 

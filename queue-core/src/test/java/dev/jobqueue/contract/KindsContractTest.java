@@ -74,14 +74,14 @@ public abstract class KindsContractTest {
 		long report = fixture.queue().enqueue("report", new Greeting("c", 1), urgent);
 		long welcome = fixture.queue().enqueue("welcome", new Greeting("d", 1));
 
-		assertThat(fixture.store().claim("default", Map.of("greet", 1, "welcome", 1), 10, "w", Duration.ofSeconds(30)))
+		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1, "welcome", 1), 10, "w", Duration.ofSeconds(30)))
 			.extracting(ClaimedJob::id)
 			.containsExactly(urgentWelcome, greet, welcome);
 		Job untouched = fixture.job(report);
 		assertThat(untouched.state()).isEqualTo(JobState.ready);
 		assertThat(untouched.attempt()).isZero();
 		assertThat(untouched.leaseOwner()).isNull();
-		assertThat(fixture.store().claim("default", Map.of(), 10, "w", Duration.ofSeconds(30))).isEmpty();
+		assertThat(fixture.store().claims().claim("default", Map.of(), 10, "w", Duration.ofSeconds(30))).isEmpty();
 	}
 
 	@Test
@@ -129,7 +129,7 @@ public abstract class KindsContractTest {
 		fixture.startRuntime();
 
 		// Written by another application: an enqueue here checks the payload against the handler and refuses it.
-		long id = fixture.store().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet",
+		long id = fixture.store().enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet",
 				"{\"name\": \"Ada\", \"count\": \"not a number\"}", 1, 5, null, Duration.ZERO, 3, null)).id();
 
 		awaitState(id, JobState.dead);

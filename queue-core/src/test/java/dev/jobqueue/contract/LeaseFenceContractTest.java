@@ -117,7 +117,7 @@ public abstract class LeaseFenceContractTest {
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded));
 		// A late claim that its worker had not confirmed gets its attempt back at the reap: the run is attempt 1. One
 		// that confirmed itself (MySQL: the rows arrived before the claim's update) keeps it: the run is attempt 2.
-		int run = fixture.store().confirmsInClaim() ? 2 : 1;
+		int run = fixture.store().claims().confirmsInClaim() ? 2 : 1;
 		assertThat(attempts).containsExactly(run);
 		assertThat(fixture.job(id).attempt()).isEqualTo(run);
 	}

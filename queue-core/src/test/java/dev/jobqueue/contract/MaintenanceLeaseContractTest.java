@@ -39,11 +39,11 @@ public abstract class MaintenanceLeaseContractTest {
 
 	@Test
 	void theFirstOwnerTakesAFreeLeaseAndASecondIsRefusedWhileItHolds() {
-		assertThat(store.holdMaintenance("a", LONG)).isTrue();
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).isTrue();
 
-		assertThat(store.holdMaintenance("b", LONG)).isFalse();
-		assertThat(store.holdMaintenance("a", LONG)).as("renewed by its holder").isTrue();
-		assertThat(store.holdMaintenance("b", LONG)).isFalse();
+		assertThat(store.maintenance().holdMaintenance("b", LONG)).isFalse();
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).as("renewed by its holder").isTrue();
+		assertThat(store.maintenance().holdMaintenance("b", LONG)).isFalse();
 	}
 
 	@Test
@@ -51,7 +51,7 @@ public abstract class MaintenanceLeaseContractTest {
 		ExecutorService threads = Executors.newFixedThreadPool(8);
 		try {
 			List<Callable<Boolean>> asks = IntStream.range(0, 8)
-				.<Callable<Boolean>>mapToObj(i -> () -> store.holdMaintenance("owner-" + i, LONG))
+				.<Callable<Boolean>>mapToObj(i -> () -> store.maintenance().holdMaintenance("owner-" + i, LONG))
 				.toList();
 			List<Boolean> held = threads.invokeAll(asks).stream().map(MaintenanceLeaseContractTest::get).toList();
 
@@ -64,26 +64,26 @@ public abstract class MaintenanceLeaseContractTest {
 
 	@Test
 	void aRenewalKeepsTheLeaseFromExpiringAndAnotherOwnerTakesItOnceItExpires() {
-		assertThat(store.holdMaintenance("a", SHORT)).isTrue();
-		assertThat(store.holdMaintenance("a", LONG)).as("renewed for longer").isTrue();
-		assertThat(store.holdMaintenance("b", SHORT)).isFalse();
-		assertThat(store.holdMaintenance("a", SHORT)).isTrue();
+		assertThat(store.maintenance().holdMaintenance("a", SHORT)).isTrue();
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).as("renewed for longer").isTrue();
+		assertThat(store.maintenance().holdMaintenance("b", SHORT)).isFalse();
+		assertThat(store.maintenance().holdMaintenance("a", SHORT)).isTrue();
 
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
-			.until(() -> store.holdMaintenance("b", LONG));
-		assertThat(store.holdMaintenance("a", LONG)).as("its former holder, once taken over").isFalse();
+			.until(() -> store.maintenance().holdMaintenance("b", LONG));
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).as("its former holder, once taken over").isFalse();
 	}
 
 	@Test
 	void aReleasedLeaseIsTakenAtOnceAndAReleaseByAnotherOwnerChangesNothing() {
-		assertThat(store.holdMaintenance("a", LONG)).isTrue();
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).isTrue();
 
-		store.releaseMaintenance("b");
-		assertThat(store.holdMaintenance("b", LONG)).isFalse();
+		store.maintenance().releaseMaintenance("b");
+		assertThat(store.maintenance().holdMaintenance("b", LONG)).isFalse();
 
-		store.releaseMaintenance("a");
-		assertThat(store.holdMaintenance("b", LONG)).isTrue();
-		assertThat(store.holdMaintenance("a", LONG)).isFalse();
+		store.maintenance().releaseMaintenance("a");
+		assertThat(store.maintenance().holdMaintenance("b", LONG)).isTrue();
+		assertThat(store.maintenance().holdMaintenance("a", LONG)).isFalse();
 	}
 
 	private static Boolean get(Future<Boolean> answer) {

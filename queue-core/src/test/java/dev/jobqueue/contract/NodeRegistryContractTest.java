@@ -79,7 +79,7 @@ public abstract class NodeRegistryContractTest {
 
 	@Test
 	void aStaleNodeIsLeftOutAtOnceAndThenDeletedByTheMaintenanceNode() {
-		fixture.store().registerNode(new NodeEntry("gone@elsewhere/1", "elsewhere", "0.0.1", Map.of("default", 4),
+		fixture.store().nodes().registerNode(new NodeEntry("gone@elsewhere/1", "elsewhere", "0.0.1", Map.of("default", 4),
 				List.of("greet")), Duration.ofMillis(1));
 		await().atMost(PATIENCE).until(() -> fixture.queue().nodes().isEmpty());
 		assertThat(rows("gone@elsewhere/1")).as("left out, not yet deleted").isEqualTo(1);

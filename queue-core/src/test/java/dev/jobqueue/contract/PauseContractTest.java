@@ -68,10 +68,10 @@ public abstract class PauseContractTest {
 		assertThat(fixture.queue().pause("default")).isTrue();
 
 		assertThat(claim("default")).isEmpty();
-		assertThat(fixture.store().nextDueWithin("default", SERVED, Duration.ofMinutes(1))).isEmpty();
+		assertThat(fixture.store().claims().nextDueWithin("default", SERVED, Duration.ofMinutes(1))).isEmpty();
 		assertThat(claim("mail")).containsExactly(mail);
 		assertThat(fixture.queue().resume("default")).isTrue();
-		assertThat(fixture.store().nextDueWithin("default", SERVED, Duration.ofMinutes(1))).isPresent();
+		assertThat(fixture.store().claims().nextDueWithin("default", SERVED, Duration.ofMinutes(1))).isPresent();
 		assertThat(claim("default")).containsExactly(waiting);
 	}
 
@@ -86,7 +86,7 @@ public abstract class PauseContractTest {
 		assertThat(fixture.queue().pauseKind("welcome")).isTrue();
 
 		assertThat(claim("mail")).isEmpty();
-		assertThat(fixture.store().nextDueWithin("mail", SERVED, Duration.ofMinutes(1))).isEmpty();
+		assertThat(fixture.store().claims().nextDueWithin("mail", SERVED, Duration.ofMinutes(1))).isEmpty();
 		assertThat(claim("default")).containsExactly(greet);
 		assertThat(fixture.queue().pausedKinds()).containsOnlyKeys("welcome");
 		assertThat(fixture.queue().resumeKind("welcome")).isTrue();
@@ -240,7 +240,7 @@ public abstract class PauseContractTest {
 	}
 
 	private List<Long> claim(String queue) {
-		return fixture.store().claim(queue, SERVED, 10, "test", LEASE).stream().map(ClaimedJob::id).toList();
+		return fixture.store().claims().claim(queue, SERVED, 10, "test", LEASE).stream().map(ClaimedJob::id).toList();
 	}
 
 	private List<Long> enqueue(int count) {

@@ -147,7 +147,7 @@ public abstract class PayloadTypeContractTest {
 
 	/** A job written by another application, one attempt: the enqueue check never saw it. */
 	private long storedPayload(String json) {
-		return fixture.store().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", json, 1, 5, null,
+		return fixture.store().enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", json, 1, 5, null,
 				Duration.ZERO, 1, null)).id();
 	}
 

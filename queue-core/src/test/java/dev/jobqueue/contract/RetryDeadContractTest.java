@@ -81,10 +81,10 @@ public abstract class RetryDeadContractTest {
 
 	private long deadJob(EnqueueOptions options) {
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 1), options.maxAttempts(1));
-		ClaimedJob claimed = fixture.store().claim("default", Map.of("greet", 1), 1, "retry-test", Duration.ofMinutes(1))
+		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("greet", 1), 1, "retry-test", Duration.ofMinutes(1))
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
-		assertThat(fixture.store().fail(claimed.lease(), "boom")).isTrue();
+		assertThat(fixture.store().outcomes().fail(claimed.lease(), "boom")).isTrue();
 		return id;
 	}
 }

@@ -40,59 +40,59 @@ public abstract class ScheduleStoreContractTest {
 
 	@Test
 	void aScheduleIsDefinedOnceWhenTwoNodesDefineItFromNothing() {
-		assertThat(store().defineSchedule("hourly", "every PT1H", ONE, 0)).isTrue();
-		assertThat(store().defineSchedule("hourly", "every PT2H", TWO, 0)).isFalse();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0)).isTrue();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", TWO, 0)).isFalse();
 
-		assertThat(store().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
 	}
 
 	@Test
 	void aRedefinitionNamesTheVersionItReadAndKeepsTheLastFireTime() {
-		store().defineSchedule("hourly", "every PT1H", ONE, 0);
-		store().fireSchedule(firing(1, ONE, TWO, "report"));
+		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().fireSchedule(firing(1, ONE, TWO, "report"));
 
-		assertThat(store().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 1)).isFalse();
-		assertThat(store().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 2)).isTrue();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 1)).isFalse();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 2)).isTrue();
 
-		assertThat(store().schedules()).containsExactly(new ScheduleState("hourly", "every PT2H",
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT2H",
 				Instant.parse("2026-01-01T04:00:00Z"), ONE, 3));
 	}
 
 	@Test
 	void aFiringMovesTheRowAndEnqueuesItsJobTogether() {
-		store().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
 
-		assertThat(store().fireSchedule(firing(1, ONE, TWO, "report"))).isTrue();
+		assertThat(store().schedules().fireSchedule(firing(1, ONE, TWO, "report"))).isTrue();
 
-		assertThat(store().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", TWO, ONE, 2));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", TWO, ONE, 2));
 		assertThat(keys()).containsExactly(ScheduledJob.uniqueKey("hourly", ONE));
 	}
 
 	@Test
 	void aFiringOfAVersionAlreadyMovedOnChangesNothing() {
-		store().defineSchedule("hourly", "every PT1H", ONE, 0);
-		store().fireSchedule(firing(1, ONE, TWO, "report"));
+		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().fireSchedule(firing(1, ONE, TWO, "report"));
 
-		assertThat(store().fireSchedule(firing(1, ONE, TWO, "report"))).isFalse();
+		assertThat(store().schedules().fireSchedule(firing(1, ONE, TWO, "report"))).isFalse();
 
 		assertThat(keys()).hasSize(1);
-		assertThat(store().schedules()).singleElement().satisfies(row -> assertThat(row.version()).isEqualTo(2));
+		assertThat(store().schedules().schedules()).singleElement().satisfies(row -> assertThat(row.version()).isEqualTo(2));
 	}
 
 	@Test
 	void aFiringWhoseJobTheDatabaseRefusesLeavesTheRowWhereItWas() {
-		store().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
 		database().refusePoison();
 
-		assertThatException().isThrownBy(() -> store().fireSchedule(firing(1, ONE, TWO, TestDatabase.POISON)));
+		assertThatException().isThrownBy(() -> store().schedules().fireSchedule(firing(1, ONE, TWO, TestDatabase.POISON)));
 
-		assertThat(store().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
 		assertThat(keys()).isEmpty();
 	}
 
 	@Test
 	void eightNodesFiringTheSameFireTimeAtOnceEnqueueOneJob() throws Exception {
-		store().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService nodes = Executors.newFixedThreadPool(8);
 		List<Future<Boolean>> outcomes = new ArrayList<>();
@@ -100,7 +100,7 @@ public abstract class ScheduleStoreContractTest {
 			for (int i = 0; i < 8; i++) {
 				Callable<Boolean> fire = () -> {
 					start.await();
-					return store().fireSchedule(firing(1, ONE, TWO, "report"));
+					return store().schedules().fireSchedule(firing(1, ONE, TWO, "report"));
 				};
 				outcomes.add(nodes.submit(fire));
 			}

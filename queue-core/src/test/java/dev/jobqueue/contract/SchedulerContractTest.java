@@ -184,7 +184,7 @@ public abstract class SchedulerContractTest {
 		}
 
 		assertThat(fired("hourly")).isEmpty();
-		assertThat(database().store().schedules()).singleElement()
+		assertThat(database().store().schedules().schedules()).singleElement()
 			.satisfies(row -> assertThat(row.nextFireAt()).isNull());
 	}
 
@@ -286,7 +286,7 @@ public abstract class SchedulerContractTest {
 	}
 
 	private Scheduler node(TestClock clock, Map<String, Schedule> schedules) {
-		return new Scheduler(database().store(), resolve(schedules), clock, JobListener.NONE, queue -> {
+		return new Scheduler(database().store().schedules(), resolve(schedules), clock, JobListener.NONE, queue -> {
 		});
 	}
 

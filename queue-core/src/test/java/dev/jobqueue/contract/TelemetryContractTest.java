@@ -22,7 +22,7 @@ import dev.jobqueue.support.TestDatabase;
  * The jobs finished per queue and minute, the console's throughput and failures; and the wait of a queue's oldest
  * due job, the SLO signal of the queue-health gauge: measured from its due time on
  * the database's clock, over every priority, paused queues and kinds included, running and future jobs not.
- * {@link JobStore#bringReadyForward} stands in for the time a job waits.
+ * {@link dev.jobqueue.store.TestHooks#bringReadyForward} stands in for the time a job waits.
  */
 public abstract class TelemetryContractTest {
 
@@ -41,66 +41,66 @@ public abstract class TelemetryContractTest {
 
 	@Test
 	void aQueueWithoutReadyJobsHasWaitedForNothing() {
-		assertThat(store.oldestReadyAge("mail")).isZero();
+		assertThat(store.telemetry().oldestReadyAge("mail")).isZero();
 	}
 
 	@Test
 	void aJobDueLaterHasNotStartedWaiting() {
-		store.enqueue(job("mail", 5, Duration.ofHours(1)));
+		store.enqueues().enqueue(job("mail", 5, Duration.ofHours(1)));
 
-		assertThat(store.oldestReadyAge("mail")).isZero();
+		assertThat(store.telemetry().oldestReadyAge("mail")).isZero();
 	}
 
 	@Test
 	void theWaitIsThatOfTheJobDueFirstWhateverItsPriority() {
-		store.enqueue(job("mail", 9, Duration.ZERO));
-		store.bringReadyForward(Duration.ofMinutes(30));
-		store.enqueue(job("mail", 0, Duration.ZERO));
+		store.enqueues().enqueue(job("mail", 9, Duration.ZERO));
+		database().testHooks().bringReadyForward(Duration.ofMinutes(30));
+		store.enqueues().enqueue(job("mail", 0, Duration.ZERO));
 
-		assertThat(store.oldestReadyAge("mail")).isBetween(Duration.ofMinutes(30), Duration.ofMinutes(30).plus(SLACK));
+		assertThat(store.telemetry().oldestReadyAge("mail")).isBetween(Duration.ofMinutes(30), Duration.ofMinutes(30).plus(SLACK));
 	}
 
 	@Test
 	void eachQueueHasItsOwnWait() {
-		store.enqueue(job("mail", 5, Duration.ZERO));
-		store.bringReadyForward(Duration.ofMinutes(10));
-		store.enqueue(job("reports", 5, Duration.ZERO));
+		store.enqueues().enqueue(job("mail", 5, Duration.ZERO));
+		database().testHooks().bringReadyForward(Duration.ofMinutes(10));
+		store.enqueues().enqueue(job("reports", 5, Duration.ZERO));
 
-		assertThat(store.oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
-		assertThat(store.oldestReadyAge("reports")).isLessThan(SLACK);
+		assertThat(store.telemetry().oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
+		assertThat(store.telemetry().oldestReadyAge("reports")).isLessThan(SLACK);
 	}
 
 	@Test
 	void aPausedQueueKeepsWaitingAndSaysSo() {
-		store.enqueue(job("mail", 5, Duration.ZERO));
-		store.pause(PauseScope.queue, "mail");
-		store.bringReadyForward(Duration.ofMinutes(10));
+		store.enqueues().enqueue(job("mail", 5, Duration.ZERO));
+		store.pauses().pause(PauseScope.queue, "mail");
+		database().testHooks().bringReadyForward(Duration.ofMinutes(10));
 
-		assertThat(store.oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
+		assertThat(store.telemetry().oldestReadyAge("mail")).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
 	}
 
 	@Test
 	void aClaimedJobWaitsNoMore() {
-		store.enqueue(job("mail", 5, Duration.ZERO));
-		store.bringReadyForward(Duration.ofMinutes(10));
+		store.enqueues().enqueue(job("mail", 5, Duration.ZERO));
+		database().testHooks().bringReadyForward(Duration.ofMinutes(10));
 
-		assertThat(store.claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1))).hasSize(1);
-		assertThat(store.oldestReadyAge("mail")).isZero();
+		assertThat(store.claims().claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(store.telemetry().oldestReadyAge("mail")).isZero();
 	}
 
 	@Test
 	void theFinishedJobsAreCountedPerQueueByHowTheyFinished() {
-		store.enqueueAll(List.of(job("mail", 5, Duration.ZERO), job("mail", 5, Duration.ZERO),
+		store.enqueues().enqueueAll(List.of(job("mail", 5, Duration.ZERO), job("mail", 5, Duration.ZERO),
 				job("mail", 5, Duration.ZERO)));
-		long unstarted = store.enqueue(job("reports", 5, Duration.ZERO)).id();
-		store.enqueue(job("reports", 5, Duration.ZERO));
-		List<ClaimedJob> claimed = store.claim("mail", Map.of("greet", 1), 3, "node", Duration.ofMinutes(1));
-		store.complete(claimed.get(0).lease(), null);
-		store.complete(claimed.get(1).lease(), null);
-		store.fail(claimed.get(2).lease(), "boom");
-		store.cancel(unstarted);
+		long unstarted = store.enqueues().enqueue(job("reports", 5, Duration.ZERO)).id();
+		store.enqueues().enqueue(job("reports", 5, Duration.ZERO));
+		List<ClaimedJob> claimed = store.claims().claim("mail", Map.of("greet", 1), 3, "node", Duration.ofMinutes(1));
+		store.outcomes().complete(claimed.get(0).lease(), null);
+		store.outcomes().complete(claimed.get(1).lease(), null);
+		store.outcomes().fail(claimed.get(2).lease(), "boom");
+		store.writes().cancel(unstarted);
 
-		List<FinishedMinute> minutes = store.finishedPerMinute(5);
+		List<FinishedMinute> minutes = store.telemetry().finishedPerMinute(5);
 
 		// Summed over the queue's minutes: a minute may turn between two of the jobs above.
 		Map<String, List<Long>> byQueue = minutes.stream().collect(Collectors.groupingBy(FinishedMinute::queue,
@@ -110,15 +110,15 @@ public abstract class TelemetryContractTest {
 						rows.stream().mapToLong(FinishedMinute::dead).sum()))));
 		assertThat(byQueue).isEqualTo(Map.of("mail", List.of(2L, 0L, 1L), "reports", List.of(0L, 1L, 0L)));
 		assertThat(minutes).allSatisfy(row -> assertThat(row.minute())
-			.isBetween(store.now().minus(Duration.ofMinutes(5)), store.now())
+			.isBetween(store.explain().now().minus(Duration.ofMinutes(5)), store.explain().now())
 			.satisfies(minute -> assertThat(minute.toEpochMilli() % 60_000).isZero()));
 	}
 
 	@Test
 	void aNumberOfMinutesOutsideOneToAnHourIsRefused() {
-		assertThatIllegalArgumentException().isThrownBy(() -> store.finishedPerMinute(0))
+		assertThatIllegalArgumentException().isThrownBy(() -> store.telemetry().finishedPerMinute(0))
 			.withMessage("minutes must be between 1 and 60, was 0");
-		assertThatIllegalArgumentException().isThrownBy(() -> store.finishedPerMinute(61));
+		assertThatIllegalArgumentException().isThrownBy(() -> store.telemetry().finishedPerMinute(61));
 	}
 
 	private static NewJob job(String queue, int priority, Duration delay) {

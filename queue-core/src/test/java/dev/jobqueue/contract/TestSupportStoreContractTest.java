@@ -42,44 +42,44 @@ public abstract class TestSupportStoreContractTest {
 
 	@Test
 	void theNewestIdIsZeroOnAnEmptyTableAndTheIdOfTheLastJobAfterwards() {
-		assertThat(fixture.store().newestId()).isZero();
+		assertThat(fixture.testHooks().newestId()).isZero();
 
 		fixture.queue().enqueue("greet", new Greeting("a", 1));
 		long last = fixture.queue().enqueue("greet", new Greeting("b", 2));
 
-		assertThat(fixture.store().newestId()).isEqualTo(last);
+		assertThat(fixture.testHooks().newestId()).isEqualTo(last);
 	}
 
 	@Test
 	void theJobsNewerThanAnIdComeInIdOrderWhateverTheirStateUpToTheLimit() {
 		long before = fixture.queue().enqueue("greet", new Greeting("before", 0));
-		long watermark = fixture.store().newestId();
+		long watermark = fixture.testHooks().newestId();
 		long first = fixture.queue().enqueue("greet", new Greeting("first", 1));
 		long cancelled = fixture.queue().enqueue("greet", new Greeting("cancelled", 2));
 		fixture.queue().cancel(cancelled);
 		long third = fixture.queue().enqueue("greet", new Greeting("third", 3));
 
-		List<Job> newer = fixture.store().findNewerThan(watermark, 10);
+		List<Job> newer = fixture.testHooks().findNewerThan(watermark, 10);
 
 		assertThat(newer).extracting(Job::id).containsExactly(first, cancelled, third).doesNotContain(before);
 		assertThat(newer).extracting(Job::state).containsExactly(JobState.ready, JobState.cancelled, JobState.ready);
 		assertThat(newer.get(0).payload()).contains("\"first\"");
-		assertThat(fixture.store().findNewerThan(watermark, 2)).extracting(Job::id).containsExactly(first, cancelled);
+		assertThat(fixture.testHooks().findNewerThan(watermark, 2)).extracting(Job::id).containsExactly(first, cancelled);
 	}
 
 	@Test
 	void jobsEnqueuedInATransactionNotYetCommittedAreReadInsideIt() {
-		long watermark = fixture.store().newestId();
+		long watermark = fixture.testHooks().newestId();
 
 		List<Job> seen = fixture.transactions().execute(status -> {
 			fixture.queue().enqueue("greet", new Greeting("uncommitted", 1));
-			List<Job> inside = fixture.store().findNewerThan(watermark, 10);
+			List<Job> inside = fixture.testHooks().findNewerThan(watermark, 10);
 			status.setRollbackOnly();
 			return inside;
 		});
 
 		assertThat(seen).extracting(Job::kind).containsExactly("greet");
-		assertThat(fixture.store().findNewerThan(watermark, 10)).isEmpty();
+		assertThat(fixture.testHooks().findNewerThan(watermark, 10)).isEmpty();
 	}
 
 	@Test
@@ -99,7 +99,7 @@ public abstract class TestSupportStoreContractTest {
 		Instant cancelledAt = fixture.job(cancelled).runAt();
 		Instant blockedAt = fixture.job(blocked).runAt();
 
-		int moved = fixture.store().bringReadyForward(Duration.ofMinutes(61));
+		int moved = fixture.testHooks().bringReadyForward(Duration.ofMinutes(61));
 
 		assertThat(moved).isEqualTo(4);
 		assertThat(fixture.job(delayed).runAt()).isEqualTo(delayedAt.minus(Duration.ofMinutes(61)));

@@ -73,7 +73,7 @@ public abstract class TransitionContractTest {
 	private Subject setUp(JobStore store, Case row, String key) {
 		NewJob.KeySlot slot = key == null ? null
 				: new NewJob.KeySlot(key, 1, row.options().deadHolds(), row.options().rated() ? Duration.ofHours(1) : null);
-		long id = store.enqueue(new NewJob(QUEUE, KIND, "{}", 1, 0, null, Duration.ZERO, row.options().maxAttempts(),
+		long id = store.enqueues().enqueue(new NewJob(QUEUE, KIND, "{}", 1, 0, null, Duration.ZERO, row.options().maxAttempts(),
 				null, slot)).id();
 		if (row.from() == JobState.blocked) {
 			return new Subject(id, null);
@@ -83,24 +83,24 @@ public abstract class TransitionContractTest {
 			return new Subject(id, null);
 		}
 		if (row.from() == JobState.cancelled) {
-			assertThat(store.cancel(id)).isTrue();
+			assertThat(store.writes().cancel(id)).isTrue();
 			return new Subject(id, null);
 		}
 		Duration lease = row.event() == Transition.REAP ? SHORT_LEASE : Duration.ofMinutes(5);
 		Lease held = claim(store, id, lease);
 		if (row.options().givenBack()) {
-			assertThat(store.release(held)).isTrue();
+			assertThat(store.outcomes().release(held)).isTrue();
 			promote(store, key);
 			held = claim(store, id, lease);
 		}
 		if (row.options().confirmed()) {
-			store.confirm(OWNER, List.of(held));
+			store.claims().confirm(OWNER, List.of(held));
 		}
 		switch (row.from()) {
 			case running -> {
 			}
-			case succeeded -> assertThat(store.complete(held, null)).isTrue();
-			case dead -> assertThat(store.fail(held, "failed before the case")).isTrue();
+			case succeeded -> assertThat(store.outcomes().complete(held, null)).isTrue();
+			case dead -> assertThat(store.outcomes().fail(held, "failed before the case")).isTrue();
 			default -> throw new IllegalArgumentException("no set-up for " + row.from());
 		}
 		return new Subject(id, held);
@@ -108,23 +108,23 @@ public abstract class TransitionContractTest {
 
 	private static boolean apply(JobStore store, Case row, Subject subject, String key) throws InterruptedException {
 		return switch (row.event()) {
-			case CLAIM -> !store.claim(QUEUE, Map.of(KIND, 1), 1, OWNER, Duration.ofMinutes(5)).isEmpty();
-			case SUCCEED -> store.complete(subject.lease(), null);
-			case RETRY, RETRY_AFTER -> store.retryLater(subject.lease(), Duration.ofMinutes(1), "failed in the case");
-			case FAIL -> store.fail(subject.lease(), "failed in the case");
-			case SNOOZE -> store.snooze(subject.lease(), Duration.ofMinutes(1));
-			case RELEASE -> store.release(subject.lease());
+			case CLAIM -> !store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, Duration.ofMinutes(5)).isEmpty();
+			case SUCCEED -> store.outcomes().complete(subject.lease(), null);
+			case RETRY, RETRY_AFTER -> store.outcomes().retryLater(subject.lease(), Duration.ofMinutes(1), "failed in the case");
+			case FAIL -> store.outcomes().fail(subject.lease(), "failed in the case");
+			case SNOOZE -> store.outcomes().snooze(subject.lease(), Duration.ofMinutes(1));
+			case RELEASE -> store.outcomes().release(subject.lease());
 			case REAP -> reap(store);
-			case CANCEL -> store.cancel(subject.id());
-			case PROMOTE -> !store.promote(Set.of(key)).isEmpty();
-			case RETRY_DEAD -> store.retryDead(subject.id());
+			case CANCEL -> store.writes().cancel(subject.id());
+			case PROMOTE -> !store.promotions().promote(Set.of(key)).isEmpty();
+			case RETRY_DEAD -> store.writes().retryDead(subject.id());
 		};
 	}
 
 	/** Reaps once the case's short lease has run out by the database's clock. */
 	private static boolean reap(JobStore store) throws InterruptedException {
 		Thread.sleep(50);
-		return store.reapExpired(10) == 1;
+		return store.maintenance().reapExpired(10) == 1;
 	}
 
 	/**
@@ -132,25 +132,25 @@ public abstract class TransitionContractTest {
 	 * blocked behind it, since a key's slots are read through its first waiting job.
 	 */
 	private static boolean holdsSlot(JobStore store, String key) {
-		long probe = store.enqueue(new NewJob(QUEUE, "probe", "{}", 1, 0, null, Duration.ofHours(1), 1, null,
+		long probe = store.enqueues().enqueue(new NewJob(QUEUE, "probe", "{}", 1, 0, null, Duration.ofHours(1), 1, null,
 				new NewJob.KeySlot(key, 1, false))).id();
-		return store.keySlots(key, probe).orElseThrow().holderCount() == 1;
+		return store.explain().keySlots(key, probe).orElseThrow().holderCount() == 1;
 	}
 
 	private static void promote(JobStore store, String key) {
 		if (key != null) {
-			store.promote(Set.of(key));
+			store.promotions().promote(Set.of(key));
 		}
 	}
 
 	private static Lease claim(JobStore store, long id, Duration lease) {
-		List<ClaimedJob> claimed = store.claim(QUEUE, Map.of(KIND, 1), 1, OWNER, lease);
+		List<ClaimedJob> claimed = store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, lease);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
 		return claimed.get(0).lease();
 	}
 
 	private static Job job(JobStore store, long id) {
-		return store.find(id).orElseThrow();
+		return store.reads().find(id).orElseThrow();
 	}
 
 	private record Subject(long id, Lease lease) {

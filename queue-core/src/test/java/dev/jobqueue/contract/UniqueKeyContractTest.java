@@ -104,12 +104,12 @@ public abstract class UniqueKeyContractTest {
 	void aDeadJobIsRetriedWhileAJobOfAnotherKindHoldsItsKey() {
 		long dead = fixture.queue().enqueue("greet", new Greeting("Ada", 1), KEY.maxAttempts(1));
 		ClaimedJob claimed = fixture.store()
-			.claim("default", Map.of("greet", 1), 1, "worker", Duration.ofMinutes(1))
+			.claims().claim("default", Map.of("greet", 1), 1, "worker", Duration.ofMinutes(1))
 			.get(0);
-		fixture.store().fail(claimed.lease(), "boom");
+		fixture.store().outcomes().fail(claimed.lease(), "boom");
 		long other = fixture.queue().enqueue("slow", new Greeting("Bob", 2), KEY);
 
-		assertThat(fixture.store().holderOfUniqueKey(dead)).isEmpty();
+		assertThat(fixture.store().reads().holderOfUniqueKey(dead)).isEmpty();
 		assertThat(fixture.queue().retry(dead)).isTrue();
 		assertThat(fixture.job(dead).state()).isEqualTo(JobState.ready);
 		assertThat(fixture.job(other).state()).isEqualTo(JobState.ready);

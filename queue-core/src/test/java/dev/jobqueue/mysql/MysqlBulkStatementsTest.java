@@ -47,17 +47,17 @@ class MysqlBulkStatementsTest {
 	@Test
 	void heartbeatsAndBatchedCompletionsTellHeldLeasesFromLostOnes() {
 		database.reset();
-		database.store().enqueueAll(IntStream.range(0, 3).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = database.store().claim("default", SERVED, 3, "w", Duration.ofMinutes(1));
+		database.store().enqueues().enqueueAll(IntStream.range(0, 3).mapToObj(i -> job()).toList());
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 3, "w", Duration.ofMinutes(1));
 		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
 		Lease cancelled = leases.get(0);
-		database.store().cancel(cancelled.jobId());
+		database.store().writes().cancel(cancelled.jobId());
 
-		assertThat(database.store().heartbeat("w", leases, Duration.ofMinutes(1)))
+		assertThat(database.store().claims().heartbeat("w", leases, Duration.ofMinutes(1)))
 			.containsExactlyInAnyOrderElementsOf(leases.subList(1, 3));
-		assertThat(database.store().completeAll(leases.stream().map(lease -> new Completion(lease, "1")).toList()))
+		assertThat(database.store().outcomes().completeAll(leases.stream().map(lease -> new Completion(lease, "1")).toList()))
 			.containsExactly(cancelled);
-		assertThat(database.store().find(leases.get(1).jobId()).orElseThrow().state()).isEqualTo(JobState.succeeded);
+		assertThat(database.store().reads().find(leases.get(1).jobId()).orElseThrow().state()).isEqualTo(JobState.succeeded);
 	}
 
 	@Test
@@ -68,11 +68,11 @@ class MysqlBulkStatementsTest {
 					null))
 			.toList();
 
-		List<Long> ids = database.store().enqueueAll(jobs).stream().map(EnqueueResult::id).toList();
+		List<Long> ids = database.store().enqueues().enqueueAll(jobs).stream().map(EnqueueResult::id).toList();
 
 		assertThat(ids).hasSize(5).isSorted().doesNotHaveDuplicates();
 		for (int i = 0; i < 5; i++) {
-			assertThat(database.store().find(ids.get(i)).orElseThrow().payload()).isEqualTo("{\"count\":" + i + "}");
+			assertThat(database.store().reads().find(ids.get(i)).orElseThrow().payload()).isEqualTo("{\"count\":" + i + "}");
 		}
 	}
 

@@ -3,7 +3,7 @@ package dev.jobqueue.mysql;
 import org.junit.jupiter.api.AfterAll;
 
 import dev.jobqueue.contract.LeaseFenceContractTest;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
 import dev.jobqueue.support.TestDatabase;
 

@@ -35,11 +35,11 @@ class MysqlClaimReadsTest {
 		database.reset();
 		JobStore store = database.store();
 		for (int batch = 0; batch < 20; batch++) {
-			store.enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job(5, Duration.ZERO)).toList());
+			store.enqueues().enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job(5, Duration.ZERO)).toList());
 		}
 		jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = UTC_TIMESTAMP(6)").update();
 		for (int batch = 0; batch < 20; batch++) {
-			store.enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job(0, Duration.ofHours(1))).toList());
+			store.enqueues().enqueueAll(IntStream.range(0, 1000).mapToObj(i -> job(0, Duration.ofHours(1))).toList());
 		}
 	}
 
@@ -51,7 +51,7 @@ class MysqlClaimReadsTest {
 	@Test
 	void aClaimWithNothingDueReadsAFewEntries() {
 		long before = handlerReads();
-		List<ClaimedJob> claimed = database.store().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
 		long reads = handlerReads() - before;
 
 		assertThat(claimed).isEmpty();
@@ -60,9 +60,9 @@ class MysqlClaimReadsTest {
 
 	@Test
 	void aClaimOfTenDueJobsBehindFutureOnesReadsAboutTen() {
-		database.store().enqueueAll(IntStream.range(0, 10).mapToObj(i -> job(5, Duration.ZERO)).toList());
+		database.store().enqueues().enqueueAll(IntStream.range(0, 10).mapToObj(i -> job(5, Duration.ZERO)).toList());
 		long before = handlerReads();
-		List<ClaimedJob> claimed = database.store().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
 		long reads = handlerReads() - before;
 
 		assertThat(claimed).hasSize(10);

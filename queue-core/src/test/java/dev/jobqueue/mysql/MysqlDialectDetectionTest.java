@@ -1,15 +1,15 @@
 package dev.jobqueue.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.dialects.JobStores;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
 import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class MysqlDialectDetectionTest {
 

@@ -1,8 +1,5 @@
 package dev.jobqueue.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -19,11 +16,15 @@ import org.springframework.dao.DataAccessException;
 
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
-import dev.jobqueue.store.mysql.MysqlJobStore;
+import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A store made with a statement timeout gives up on a statement that cannot finish, here a heartbeat waiting for a
@@ -41,11 +42,11 @@ class MysqlStatementTimeoutTest {
 	void aHeartbeatBlockedByARowLockFailsAfterTheStatementTimeout(String url) throws Exception {
 		try (MysqlTestDatabase database = new MysqlTestDatabase(url, 4, null)) {
 			database.reset();
-			MysqlJobStore timed = new MysqlJobStore(database.dataSource(), Duration.ofSeconds(1),
+			JobStore timed = MysqlDialect.jobStore(database.dataSource(), Duration.ofSeconds(1),
 					MysqlClaimMethod.SKIP_LOCKED);
-			timed.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null,
+			timed.enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null,
 					null));
-			ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
+			ClaimedJob job = timed.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
 					Duration.ofMinutes(1)).get(0);
 
 			try (Connection locker = database.dataSource().getConnection()) {
@@ -56,7 +57,7 @@ class MysqlStatementTimeoutTest {
 				}
 				long start = System.nanoTime();
 				CompletableFuture<Set<Lease>> heartbeat = CompletableFuture
-					.supplyAsync(() -> timed.heartbeat("node-a", List.of(job.lease()), Duration.ofMinutes(1)));
+					.supplyAsync(() -> timed.claims().heartbeat("node-a", List.of(job.lease()), Duration.ofMinutes(1)));
 
 				// Far shorter than InnoDB's lock wait timeout, so that only the statement timeout passes this.
 				assertThatThrownBy(() -> heartbeat.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

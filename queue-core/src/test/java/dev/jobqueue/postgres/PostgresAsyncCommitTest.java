@@ -17,7 +17,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.OnePostgresSession;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,12 +35,12 @@ class PostgresAsyncCommitTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(postgres.session());
+	private final JobStore store = PostgresDialect.jobStore(postgres.session());
 
 	@BeforeEach
 	void twoReadyJobs() {
 		postgres.database().reset();
-		store.enqueueAll(List.of(job(), job()));
+		store.enqueues().enqueueAll(List.of(job(), job()));
 	}
 
 	@Test
@@ -51,10 +51,10 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void aBatchedCompletionCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
-		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(settingInsideTransactionOf(
-				s -> s.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
+				s -> s.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
 			.isEqualTo("off");
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single())
@@ -63,11 +63,11 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void aConfirmationCommitsAsynchronouslyAndAHeartbeatDoesNot() {
-		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
 		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
 
-		assertThat(settingInsideTransactionOf(s -> s.confirm("owner", leases))).isEqualTo("off");
-		assertThat(settingInsideTransactionOf(s -> s.heartbeat("owner", leases, Duration.ofMinutes(1))))
+		assertThat(settingInsideTransactionOf(s -> s.claims().confirm("owner", leases))).isEqualTo("off");
+		assertThat(settingInsideTransactionOf(s -> s.claims().heartbeat("owner", leases, Duration.ofMinutes(1))))
 			.isEqualTo("on");
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE claim_confirmed").query(Long.class).single())
@@ -76,7 +76,7 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void anEnqueueKeepsASynchronousCommit() {
-		assertThat(settingInsideTransactionOf(s -> s.enqueue(job()))).isEqualTo("on");
+		assertThat(settingInsideTransactionOf(s -> s.enqueues().enqueue(job()))).isEqualTo("on");
 	}
 
 	/** Runs the statement in a transaction of its own and reads the setting before that commits. */
@@ -88,7 +88,7 @@ class PostgresAsyncCommitTest {
 	}
 
 	private void claimOne(JobStore s) {
-		assertThat(s.claim("default", Map.of("greet", 1), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(s.claims().claim("default", Map.of("greet", 1), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
 	}
 
 	private String synchronousCommit() {

@@ -16,7 +16,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -43,20 +43,20 @@ class PostgresBatchPlanTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices);
+	private final JobStore store = PostgresDialect.jobStore(notices);
 
 	@Test
 	void aBatchOf500CompletionsAndHeartbeatsJoinsEachJobOnce() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
-		List<Lease> leases = store.claim("default", Map.of("greet", 1), BATCH, "owner", Duration.ofMinutes(1))
+		store.enqueues().enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
+		List<Lease> leases = store.claims().claim("default", Map.of("greet", 1), BATCH, "owner", Duration.ofMinutes(1))
 			.stream()
 			.map(ClaimedJob::lease)
 			.toList();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.heartbeat("owner", leases, Duration.ofMinutes(1))).hasSize(BATCH);
-		assertThat(store.completeAll(leases.stream().map(lease -> new Completion(lease, null)).toList())).isEmpty();
+		assertThat(store.claims().heartbeat("owner", leases, Duration.ofMinutes(1))).hasSize(BATCH);
+		assertThat(store.outcomes().completeAll(leases.stream().map(lease -> new Completion(lease, null)).toList())).isEmpty();
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
 		assertThat(plans).hasSize(2);
@@ -70,7 +70,7 @@ class PostgresBatchPlanTest {
 		postgres.database().reset();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		List<EnqueueResult> ids = store.enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
+		List<EnqueueResult> ids = store.enqueues().enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> keyedJob("key-" + i)).toList());
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("unique_key")).toList();
 		assertThat(plans).isNotEmpty();
@@ -87,11 +87,11 @@ class PostgresBatchPlanTest {
 	void aPromotionOf500KeysLooksEachPromotedJobUpByItsId() {
 		postgres.database().reset();
 		List<String> keys = IntStream.range(0, BATCH).mapToObj(i -> "key-" + i).toList();
-		store.enqueueAll(IntStream.range(0, 20 * BATCH).mapToObj(i -> waitingJob(keys.get(i % BATCH))).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 20 * BATCH).mapToObj(i -> waitingJob(keys.get(i % BATCH))).toList());
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 		jdbc.sql("SET auto_explain.log_nested_statements = on").update();
 
-		assertThat(store.promote(keys)).containsExactly("default");
+		assertThat(store.promotions().promote(keys)).containsExactly("default");
 
 		List<String> updates = notices.notices().stream().filter(notice -> notice.contains("Update on jobqueue_job")).toList();
 		assertThat(updates).isNotEmpty()

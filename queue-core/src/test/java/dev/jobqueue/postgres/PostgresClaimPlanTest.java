@@ -17,7 +17,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -46,12 +46,12 @@ class PostgresClaimPlanTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices);
+	private final JobStore store = PostgresDialect.jobStore(notices);
 
 	@BeforeEach
 	void twoHundredThousandJobsDueInAnHour() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 200_000).mapToObj(i -> job(5, Duration.ofHours(1))).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 200_000).mapToObj(i -> job(5, Duration.ofHours(1))).toList());
 	}
 
 	@AfterEach
@@ -64,22 +64,22 @@ class PostgresClaimPlanTest {
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
 
 		assertThat(ExplainedPlans.readyIndexPagesRead(ExplainedPlans.claimPlan(notices))).isLessThanOrEqualTo(60);
 	}
 
 	@Test
 	void aClaimReachesTheDueJobsOfALowerPriorityWithoutWalkingPastTheFutureOnes() {
-		List<Long> dueAtSix = store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList())
+		List<Long> dueAtSix = store.enqueues().enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList())
 			.stream()
 			.map(EnqueueResult::id)
 			.toList();
-		store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(7, Duration.ZERO)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(7, Duration.ZERO)).toList());
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		List<ClaimedJob> claimed = store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1));
 
 		// Claim order: the first 32 of priority 6, enqueued together and so due together, by id.
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyElementsOf(dueAtSix.subList(0, 32));

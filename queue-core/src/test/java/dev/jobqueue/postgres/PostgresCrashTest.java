@@ -118,7 +118,7 @@ class PostgresCrashTest {
 
 	private static long succeeded() {
 		return database.store()
-			.countByQueueAndState()
+			.telemetry().countByQueueAndState()
 			.getOrDefault("default", Map.of())
 			.getOrDefault(JobState.succeeded, 0L);
 	}

@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -32,27 +32,27 @@ class PostgresExplainPlanTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices);
+	private final JobStore store = PostgresDialect.jobStore(notices);
 
 	@Test
 	void theReadsBehindExplainUseTheIndexesOfTheRowsTheyCount() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(null)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(null)).toList());
 		jdbc.sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = now()").update();
-		store.enqueueAll(IntStream.range(0, 20).mapToObj(i -> job(new NewJob.KeySlot("key-" + i % 4, 1, false,
+		store.enqueues().enqueueAll(IntStream.range(0, 20).mapToObj(i -> job(new NewJob.KeySlot("key-" + i % 4, 1, false,
 				Duration.ofMinutes(1)))).toList());
 		// Each key's first job holds its slot, as a promotion would leave it.
 		jdbc.sql("""
 				UPDATE jobqueue_job SET state = 'ready', started_at = now()
 				WHERE id IN (SELECT min(id) FROM jobqueue_job WHERE state = 'blocked' GROUP BY concurrency_key)""").update();
-		long waiting = store.enqueue(job(new NewJob.KeySlot("key-0", 1, false, Duration.ofMinutes(1)))).id();
-		long ready = store.enqueue(job(null)).id();
+		long waiting = store.enqueues().enqueue(job(new NewJob.KeySlot("key-0", 1, false, Duration.ofMinutes(1)))).id();
+		long ready = store.enqueues().enqueue(job(null)).id();
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.keySlots("key-0", waiting)).isPresent();
-		store.readyAhead(ready, 10_000);
-		store.runningByOwner("default");
+		assertThat(store.explain().keySlots("key-0", waiting)).isPresent();
+		store.explain().readyAhead(ready, 10_000);
+		store.explain().runningByOwner("default");
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
 		assertThat(plans).hasSizeGreaterThanOrEqualTo(4)

@@ -13,7 +13,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.OnePostgresSession;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,21 +33,21 @@ class PostgresFinishedIndexEntriesTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(postgres.session());
+	private final JobStore store = PostgresDialect.jobStore(postgres.session());
 
 	@Test
 	void succeededCompletionsWriteToTheFinishedQueueIndexAndNeverToTheCancelledAndDeadIndex() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 1_001).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 1_000, "owner", Duration.ofMinutes(1));
+		store.enqueues().enqueueAll(IntStream.range(0, 1_001).mapToObj(i -> job()).toList());
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1_000, "owner", Duration.ofMinutes(1));
 
-		assertThat(store.completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
+		assertThat(store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 
 		assertThat(size("jobqueue_job_finished_queue_idx")).isGreaterThan(ONE_PAGE);
 		assertThat(size("jobqueue_job_cancelled_dead_idx")).isEqualTo(ONE_PAGE);
 
 		long ready = jdbc.sql("SELECT id FROM jobqueue_job WHERE state = 'ready'").query(Long.class).single();
-		assertThat(store.cancelAll(List.of(ready))).hasSize(1);
+		assertThat(store.writes().cancelAll(List.of(ready))).hasSize(1);
 
 		assertThat(size("jobqueue_job_cancelled_dead_idx")).isGreaterThan(ONE_PAGE);
 	}

@@ -15,7 +15,7 @@ import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.OnePostgresSession;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,18 +36,18 @@ class PostgresIndexUseTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(postgres.session());
+	private final JobStore store = PostgresDialect.jobStore(postgres.session());
 
 	@Test
 	void completionsAndHeartbeatsLeaveTheReapersIndexAloneWhenRunningRowsAreRare() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Map.of("greet", 1), 2_000, "owner", Duration.ofMinutes(1)));
-		List<ClaimedJob> running = store.claim("default", Map.of("greet", 1), 20, "owner", Duration.ofMinutes(1));
+		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_000, "owner", Duration.ofMinutes(1)));
+		List<ClaimedJob> running = store.claims().claim("default", Map.of("greet", 1), 20, "owner", Duration.ofMinutes(1));
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = indexUse("jobqueue_job_lease_idx").scans();
 
-		assertThat(store.heartbeat("owner", running.subList(10, 20).stream().map(ClaimedJob::lease).toList(),
+		assertThat(store.claims().heartbeat("owner", running.subList(10, 20).stream().map(ClaimedJob::lease).toList(),
 				Duration.ofMinutes(1))).hasSize(10);
 		completeAll(running.subList(0, 10));
 
@@ -59,13 +59,13 @@ class PostgresIndexUseTest {
 	@Test
 	void theUnfinishedCountsReadThePartialIndexesAndNeverScanTheTable() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Map.of("greet", 1), 2_980, "owner", Duration.ofMinutes(1)));
-		store.claim("default", Map.of("greet", 1), 5, "owner", Duration.ofMinutes(1));
+		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_980, "owner", Duration.ofMinutes(1)));
+		store.claims().claim("default", Map.of("greet", 1), 5, "owner", Duration.ofMinutes(1));
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = tableScans();
 
-		assertThat(store.countUnfinishedByQueue())
+		assertThat(store.telemetry().countUnfinishedByQueue())
 			.isEqualTo(Map.of("default", Map.of(JobState.ready, 15L, JobState.running, 5L)));
 
 		assertThat(tableScans()).isEqualTo(before);
@@ -74,14 +74,14 @@ class PostgresIndexUseTest {
 	@Test
 	void theNextDueTimeReadsAFewEntriesOfTheReadyIndexWhateverTheBacklog() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 3_000)
+		store.enqueues().enqueueAll(IntStream.range(0, 3_000)
 			.mapToObj(i -> new NewJob("default", "greet", "{}", 1, i % 10, null, Duration.ofSeconds(1 + i % 50), 3, null))
 			.toList());
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long tableScans = tableScans();
 		long indexEntriesRead = indexUse("jobqueue_job_ready_idx").entriesRead();
 
-		assertThat(store.nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
+		assertThat(store.claims().nextDueWithin("default", Map.of("greet", 1), Duration.ofMinutes(1)))
 			.hasValueSatisfying(due -> assertThat(due).isBetween(Duration.ZERO, Duration.ofSeconds(1)));
 
 		assertThat(tableScans()).isEqualTo(tableScans);
@@ -92,8 +92,8 @@ class PostgresIndexUseTest {
 	@Test
 	void thePrunerReadsOnlyTheFinishedRowsPastTheShorterRetentionAndLooksItsBatchUpById() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claim("default", Map.of("greet", 1), 3_000, "owner", Duration.ofMinutes(1)));
+		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 3_000, "owner", Duration.ofMinutes(1)));
 		jdbc.sql("""
 				UPDATE jobqueue_job SET finished_at = now() - interval '2 days'
 				WHERE id IN (SELECT id FROM jobqueue_job ORDER BY id LIMIT 100)""").update();
@@ -103,8 +103,8 @@ class PostgresIndexUseTest {
 			long tableScans = tableScans();
 			long indexEntriesRead = indexUse("jobqueue_job_finished_idx").entriesRead();
 
-			assertThat(store.prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isEqualTo(100);
-			assertThat(store.prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isZero();
+			assertThat(store.maintenance().prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isEqualTo(100);
+			assertThat(store.maintenance().prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isZero();
 
 			assertThat(tableScans()).isEqualTo(tableScans);
 			// The 100 entries past the retention, read by the first pass and once more, dead, by the second;
@@ -119,23 +119,23 @@ class PostgresIndexUseTest {
 	@Test
 	void theClaimReadsThePausesOncePerStatementAndAPausedQueuesClaimReadsNoIndexEntry() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 3_000)
+		store.enqueues().enqueueAll(IntStream.range(0, 3_000)
 			.mapToObj(i -> new NewJob("default", i % 2 == 0 ? "greet" : "welcome", "{}", 1, 5, null, Duration.ZERO, 3, null))
 			.toList());
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		Map<String, Integer> served = Map.of("greet", 1, "welcome", 1);
-		store.pause(PauseScope.kind, "welcome");
+		store.pauses().pause(PauseScope.kind, "welcome");
 		long pauseReads = pauseTableReads();
 
-		assertThat(store.claim("default", served, 100, "owner", Duration.ofMinutes(1))).hasSize(100)
+		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1))).hasSize(100)
 			.allSatisfy(job -> assertThat(job.kind()).isEqualTo("greet"));
 
 		// One read for the queue's pause, one for the paused kinds: not one per row passed over.
 		assertThat(pauseTableReads() - pauseReads).isLessThanOrEqualTo(2);
-		store.pause(PauseScope.queue, "default");
+		store.pauses().pause(PauseScope.queue, "default");
 		long readyEntriesRead = indexUse("jobqueue_job_ready_idx").entriesRead();
-		assertThat(store.claim("default", served, 100, "owner", Duration.ofMinutes(1))).isEmpty();
-		assertThat(store.nextDueWithin("default", served, Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().nextDueWithin("default", served, Duration.ofMinutes(1))).isEmpty();
 		assertThat(indexUse("jobqueue_job_ready_idx").entriesRead()).isEqualTo(readyEntriesRead);
 	}
 
@@ -149,7 +149,7 @@ class PostgresIndexUseTest {
 	}
 
 	private void completeAll(List<ClaimedJob> jobs) {
-		assertThat(store.completeAll(jobs.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
+		assertThat(store.outcomes().completeAll(jobs.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 	}
 
 	private IndexUse indexUse(String index) {

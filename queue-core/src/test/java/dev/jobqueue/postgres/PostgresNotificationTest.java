@@ -24,13 +24,14 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.runtime.JobRuntime;
-import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
-import dev.jobqueue.store.postgres.PostgresJobStore;
-import dev.jobqueue.store.postgres.PostgresNotificationListener;
+import dev.jobqueue.store.postgres.PostgresDialect;
+import dev.jobqueue.store.postgres.support.PostgresNotificationListener;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.LogCapture;
@@ -101,11 +102,11 @@ class PostgresNotificationTest {
 	@Test
 	void aJobEnqueuedThroughAnotherDataSourceStartsWellUnderThePollInterval() {
 		startListeningRuntime();
-		PostgresJobStore other = new PostgresJobStore(otherNode);
+		JobStore other = PostgresDialect.jobStore(otherNode);
 
 		for (int i = 0; i < 5; i++) {
 			long enqueued = System.nanoTime();
-			long id = other.enqueue(job()).id();
+			long id = other.enqueues().enqueue(job()).id();
 			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
 		}
@@ -122,7 +123,7 @@ class PostgresNotificationTest {
 			awaitListenerOtherThan(known);
 
 			long enqueued = System.nanoTime();
-			long id = new PostgresJobStore(otherNode).enqueue(job()).id();
+			long id = PostgresDialect.jobStore(otherNode).enqueues().enqueue(job()).id();
 			await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 			assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
 			assertThat(log.messagesAtLeast(Level.WARN)).singleElement()
@@ -139,7 +140,7 @@ class PostgresNotificationTest {
 	@Test
 	void afterAReconnectEveryQueueIsWokenForTheNotificationsMissedMeanwhile() {
 		int first = startListeningRuntime();
-		long id = new PostgresJobStore(otherNode, false).enqueue(job()).id();
+		long id = PostgresDialect.jobStore(otherNode, false).enqueues().enqueue(job()).id();
 		long enqueued = System.nanoTime();
 
 		fixture.jdbc().sql("SELECT pg_terminate_backend(:pid)").param("pid", first).query(Boolean.class).single();
@@ -156,7 +157,7 @@ class PostgresNotificationTest {
 		awaitListenerOtherThan(earlier);
 
 		long enqueued = System.nanoTime();
-		long id = new PostgresJobStore(otherNode).enqueue(job()).id();
+		long id = PostgresDialect.jobStore(otherNode).enqueues().enqueue(job()).id();
 
 		await().atMost(QUICK).until(() -> startedAt.containsKey(id));
 		assertThat(Duration.ofNanos(startedAt.get(id) - enqueued)).isLessThan(QUICK);
@@ -181,8 +182,8 @@ class PostgresNotificationTest {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
 			listen(listening);
 			fixture.transactions().executeWithoutResult(status -> {
-				IntStream.range(0, 20).forEach(i -> database.store().enqueue(job()));
-				database.store().enqueueAll(List.of(job(), job(), job()));
+				IntStream.range(0, 20).forEach(i -> database.store().enqueues().enqueue(job()));
+				database.store().enqueues().enqueueAll(List.of(job(), job(), job()));
 			});
 
 			assertThat(receive(listening)).containsExactly("default");
@@ -199,7 +200,7 @@ class PostgresNotificationTest {
 			listen(listening);
 			long start = System.nanoTime();
 			List<Thread> producers = IntStream.range(0, 8)
-				.mapToObj(t -> new Thread(() -> IntStream.range(0, 50).forEach(i -> database.store().enqueue(job()))))
+				.mapToObj(t -> new Thread(() -> IntStream.range(0, 50).forEach(i -> database.store().enqueues().enqueue(job()))))
 				.toList();
 			producers.forEach(Thread::start);
 			for (Thread producer : producers) {
@@ -208,7 +209,7 @@ class PostgresNotificationTest {
 			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 
 			List<String> received = receive(listening);
-			long intervals = elapsed.toNanos() / PostgresJobStore.NOTIFY_INTERVAL.toNanos();
+			long intervals = elapsed.toNanos() / PostgresDialect.NOTIFY_INTERVAL.toNanos();
 			assertThat(received).as("notifications for 400 enqueues in %s", elapsed)
 				.isNotEmpty()
 				.hasSizeLessThanOrEqualTo((int) intervals + 2)
@@ -221,14 +222,14 @@ class PostgresNotificationTest {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
 			listen(listening);
 			fixture.transactions().executeWithoutResult(status -> {
-				database.store().enqueue(job());
+				database.store().enqueues().enqueue(job());
 				status.setRollbackOnly();
 			});
 			assertThat(receive(listening)).isEmpty();
 
 			Connection waiting = listening;
 			List<String> beforeCommit = fixture.transactions().execute(status -> {
-				database.store().enqueue(job());
+				database.store().enqueues().enqueue(job());
 				try {
 					return receive(waiting);
 				}
@@ -245,9 +246,9 @@ class PostgresNotificationTest {
 	void jobsNotDueNowAndStoresThatDoNotNotifySendNothing() throws SQLException {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
 			listen(listening);
-			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ofHours(1), 3, null));
-			new PostgresJobStore(otherNode, false).enqueue(job());
-			new PostgresJobStore(otherNode, false).enqueueAll(List.of(job()));
+			database.store().enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ofHours(1), 3, null));
+			PostgresDialect.jobStore(otherNode, false).enqueues().enqueue(job());
+			PostgresDialect.jobStore(otherNode, false).enqueues().enqueueAll(List.of(job()));
 
 			assertThat(receive(listening)).isEmpty();
 		}
@@ -257,13 +258,13 @@ class PostgresNotificationTest {
 	void aResumedQueueNotifiesItsListenersOnceAndPausesAndResumedKindsSendNothing() throws SQLException {
 		try (Connection listening = DriverManager.getConnection(database.jdbcUrl())) {
 			listen(listening);
-			database.store().pause(PauseScope.queue, "default");
-			database.store().pause(PauseScope.kind, "greet");
-			database.store().resume(PauseScope.kind, "greet");
+			database.store().pauses().pause(PauseScope.queue, "default");
+			database.store().pauses().pause(PauseScope.kind, "greet");
+			database.store().pauses().resume(PauseScope.kind, "greet");
 			assertThat(receive(listening)).isEmpty();
 
-			assertThat(database.store().resume(PauseScope.queue, "default")).isTrue();
-			assertThat(database.store().resume(PauseScope.queue, "default")).isFalse();
+			assertThat(database.store().pauses().resume(PauseScope.queue, "default")).isTrue();
+			assertThat(database.store().pauses().resume(PauseScope.queue, "default")).isFalse();
 
 			assertThat(receive(listening)).containsExactly("default");
 		}

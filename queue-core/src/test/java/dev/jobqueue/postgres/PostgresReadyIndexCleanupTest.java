@@ -15,7 +15,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -45,7 +45,7 @@ class PostgresReadyIndexCleanupTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices, false);
+	private final JobStore store = PostgresDialect.jobStore(notices, false);
 
 	@BeforeEach
 	void aTableOfManyFinishedJobs() {
@@ -68,13 +68,13 @@ class PostgresReadyIndexCleanupTest {
 		// Two bursts of 1,500 jobs, each vacuumed after it as the vacuumer would, every 2 s: 3,000 dead rows each.
 		for (int burst = 0; burst < 2; burst++) {
 			runJobs(1_500);
-			assertThat(store.vacuumIfBloated(DEAD_ROW_THRESHOLD)).isTrue();
+			assertThat(store.maintenance().vacuumIfBloated(DEAD_ROW_THRESHOLD)).isTrue();
 		}
-		store.enqueueAll(IntStream.range(0, 10).mapToObj(i -> job()).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 10).mapToObj(i -> job()).toList());
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.claim("default", SERVED, 10, "owner", Duration.ofMinutes(1))).hasSize(10);
+		assertThat(store.claims().claim("default", SERVED, 10, "owner", Duration.ofMinutes(1))).hasSize(10);
 
 		// Ten descents, one per priority, of two pages each (root and leaf) when no dead entries are in the way;
 		// with the 3,000 jobs' entries left in the index (the vacuum leaving the pass to PostgreSQL), 66 pages.
@@ -83,10 +83,10 @@ class PostgresReadyIndexCleanupTest {
 
 	/** Enqueues, claims and completes {@code count} jobs, and has the session report its dead rows. */
 	private void runJobs(int count) {
-		store.enqueueAll(IntStream.range(0, count).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = store.claim("default", SERVED, count, "owner", Duration.ofMinutes(1));
+		store.enqueues().enqueueAll(IntStream.range(0, count).mapToObj(i -> job()).toList());
+		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, count, "owner", Duration.ofMinutes(1));
 		assertThat(claimed).hasSize(count);
-		assertThat(store.completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
+		assertThat(store.outcomes().completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
 		jdbc.sql("SELECT pg_stat_force_next_flush()").query().singleValue();
 	}
 

@@ -15,7 +15,7 @@ import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -38,7 +38,7 @@ class PostgresSearchPlanTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices);
+	private final JobStore store = PostgresDialect.jobStore(notices);
 
 	@BeforeEach
 	void aHundredThousandFinishedJobsInFourQueuesAndASmallOneAndAFewReadyOnes() {
@@ -149,7 +149,7 @@ class PostgresSearchPlanTest {
 		explain("auto");
 		int before = notices.notices().size();
 
-		Map<String, Map<JobState, Long>> counts = store.countByQueueAndState();
+		Map<String, Map<JobState, Long>> counts = store.telemetry().countByQueueAndState();
 
 		String plans = String.join("\n", notices.notices().subList(before, notices.notices().size()));
 		assertThat(plans).contains("Index Only Scan using jobqueue_job_finished_queue_idx").doesNotContain("Seq Scan");
@@ -165,7 +165,7 @@ class PostgresSearchPlanTest {
 		explain("auto");
 		int before = notices.notices().size();
 		for (int i = 0; i < runs; i++) {
-			assertThat(store.searchIds(query, Long.MAX_VALUE, 51)).isNotEmpty();
+			assertThat(store.reads().searchIds(query, Long.MAX_VALUE, 51)).isNotEmpty();
 		}
 		List<String> plans = notices.notices().subList(before, notices.notices().size());
 		assertThat(plans).hasSize(runs);

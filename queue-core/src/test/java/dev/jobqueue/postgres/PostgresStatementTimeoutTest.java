@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,9 +51,9 @@ class PostgresStatementTimeoutTest {
 
 	@Test
 	void aHeartbeatBlockedByARowLockFailsAfterTheStatementTimeout() throws Exception {
-		PostgresJobStore timed = new PostgresJobStore(database.dataSource(), true, Duration.ofSeconds(1));
-		timed.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
-		ClaimedJob job = timed.claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
+		JobStore timed = new PostgresDialect().store(database.dataSource(), true, Duration.ofSeconds(1));
+		timed.enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
+		ClaimedJob job = timed.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
 				Duration.ofMinutes(1)).get(0);
 
 		try (Connection locker = database.dataSource().getConnection()) {
@@ -62,7 +63,7 @@ class PostgresStatementTimeoutTest {
 				lock.executeQuery().close();
 			}
 			CompletableFuture<Set<Lease>> heartbeat = CompletableFuture
-				.supplyAsync(() -> timed.heartbeat("node-a", List.of(job.lease()), Duration.ofMinutes(1)));
+				.supplyAsync(() -> timed.claims().heartbeat("node-a", List.of(job.lease()), Duration.ofMinutes(1)));
 
 			// Far longer than the timeout, so that only a hang fails this; the lock is held all along.
 			assertThatThrownBy(() -> heartbeat.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

@@ -55,7 +55,7 @@ class PostgresTableHealthTest {
 				// The first read takes the snapshot, which holds the horizon from then on.
 				statement.execute("SELECT count(*) FROM jobqueue_job");
 			}
-			store.enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+			store.enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
 
 			await().atMost(WAIT).untilAsserted(() -> assertThat(health().xminHeld()).isPositive());
 			assertThat(health().xminAge()).isPositive();
@@ -67,7 +67,7 @@ class PostgresTableHealthTest {
 
 	@Test
 	void aVacuumShowsAsTheTimeSinceIt() {
-		store.vacuumIfBloated(0);
+		store.maintenance().vacuumIfBloated(0);
 
 		await().atMost(WAIT).untilAsserted(() -> assertThat(health().sinceVacuum()).hasValueSatisfying(
 				since -> assertThat(since).isLessThan(Duration.ofMinutes(1))));
@@ -75,6 +75,6 @@ class PostgresTableHealthTest {
 	}
 
 	private TableHealth health() {
-		return store.tableHealth().orElseThrow();
+		return store.telemetry().tableHealth().orElseThrow();
 	}
 }

@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.ExplainedPlans;
 import dev.jobqueue.support.OnePostgresSession;
 import dev.jobqueue.support.StatementNotices;
@@ -31,18 +31,18 @@ class PostgresTelemetryPlanTest {
 
 	private final JdbcClient jdbc = JdbcClient.create(postgres.session());
 
-	private final JobStore store = new PostgresJobStore(notices);
+	private final JobStore store = PostgresDialect.jobStore(notices);
 
 	@Test
 	void theOldestReadyJobIsReadFromTheReadyIndexOncePerPriority() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(5)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(5)).toList());
 		jdbc.sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = now()").update();
-		store.enqueueAll(IntStream.range(0, 2_000).mapToObj(i -> job(i % 10)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 2_000).mapToObj(i -> job(i % 10)).toList());
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		store.oldestReadyAge("default");
+		store.telemetry().oldestReadyAge("default");
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
 		assertThat(plans).singleElement().satisfies(plan -> assertThat(plan)
@@ -59,14 +59,14 @@ class PostgresTelemetryPlanTest {
 	@Test
 	void theFinishedJobsPerMinuteAreReadBackwardsFromTheFinishedIndex() {
 		postgres.database().reset();
-		store.enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(5)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 20_000).mapToObj(i -> job(5)).toList());
 		jdbc.sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = now() - interval '2 days'").update();
-		store.enqueueAll(IntStream.range(0, 200).mapToObj(i -> job(5)).toList());
+		store.enqueues().enqueueAll(IntStream.range(0, 200).mapToObj(i -> job(5)).toList());
 		jdbc.sql("UPDATE jobqueue_job SET state = 'dead', finished_at = now() WHERE state = 'ready'").update();
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		store.finishedPerMinute(5);
+		store.telemetry().finishedPerMinute(5);
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
 		assertThat(plans).singleElement().satisfies(plan -> assertThat(plan)

@@ -17,8 +17,9 @@ import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.PostgresTestDatabase;
 
@@ -53,8 +54,8 @@ class PostgresVacuumTest {
 		TransactionTemplate transactions = new TransactionTemplate(new JdbcTransactionManager(database.dataSource()));
 
 		boolean vacuumed = transactions.execute(status -> {
-			database.store().enqueue(job());
-			boolean result = database.store().vacuumIfBloated(0);
+			database.store().enqueues().enqueue(job());
+			boolean result = database.store().maintenance().vacuumIfBloated(0);
 			status.setRollbackOnly();
 			return result;
 		});
@@ -75,13 +76,13 @@ class PostgresVacuumTest {
 			statement.execute("LOCK TABLE jobqueue_job IN SHARE UPDATE EXCLUSIVE MODE");
 
 			boolean vacuumed = assertTimeoutPreemptively(Duration.ofSeconds(10),
-					() -> database.store().vacuumIfBloated(0));
+					() -> database.store().maintenance().vacuumIfBloated(0));
 
 			assertThat(vacuumed).isFalse();
 			otherNode.rollback();
 		}
 		assertThat(vacuumCount()).isEqualTo(vacuums);
-		assertThat(database.store().vacuumIfBloated(0)).isTrue();
+		assertThat(database.store().maintenance().vacuumIfBloated(0)).isTrue();
 	}
 
 	@Test
@@ -89,10 +90,10 @@ class PostgresVacuumTest {
 		createNotOwnerRole();
 		long vacuums = vacuumCount();
 		try (HikariDataSource notOwner = notOwnerDataSource(); LogCapture logs = new LogCapture()) {
-			PostgresJobStore store = new PostgresJobStore(notOwner);
+			JobStore store = PostgresDialect.jobStore(notOwner);
 
-			assertThat(store.vacuumIfBloated(0)).isFalse();
-			assertThat(store.vacuumIfBloated(0)).isFalse();
+			assertThat(store.maintenance().vacuumIfBloated(0)).isFalse();
+			assertThat(store.maintenance().vacuumIfBloated(0)).isFalse();
 
 			assertThat(logs.messagesAtLeast(Level.WARN)).singleElement()
 				.asString()

@@ -48,11 +48,11 @@ public abstract class CompletionBatcherContractTest {
 		for (int i = 0; i < 7; i++) {
 			fixture.queue().enqueue("greet", new Greeting("n", i));
 		}
-		List<ClaimedJob> claimed = store.claim("default", Map.of("greet", 1), 7, "w", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 7, "w", Duration.ofMinutes(5));
 		ClaimedJob guilty = claimed.get(4);
 		// Not JSON at all: every database refuses it (invalid jsonb; SQLite's json_valid check).
 		Map<Long, String> reports = new ConcurrentHashMap<>();
-		CompletionBatcher batcher = new CompletionBatcher(store, new OutcomeWriter(Duration.ofSeconds(5)),
+		CompletionBatcher batcher = new CompletionBatcher(store.outcomes(), new OutcomeWriter(Duration.ofSeconds(5)),
 				new RoleLiveness(Clock.systemUTC(), () -> {
 				}));
 		claimed.forEach(job -> batcher.submit(

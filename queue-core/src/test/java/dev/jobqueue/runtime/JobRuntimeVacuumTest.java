@@ -1,7 +1,5 @@
 package dev.jobqueue.runtime;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,6 +16,7 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.StoreRoles;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,23 +82,17 @@ class JobRuntimeVacuumTest {
 
 	/** The store, recording the vacuumer's and the reaper's calls; a vacuum fails when told to. */
 	private JobStore watched(JobStore store, boolean vacuumFails) {
-		return (JobStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { JobStore.class },
-				(proxy, method, args) -> {
-					if (method.getName().equals("vacuumIfBloated")) {
-						vacuumThresholds.add((Long) args[0]);
-						if (vacuumFails) {
-							throw new IllegalStateException("no connection");
-						}
-					}
-					if (method.getName().equals("reapExpired")) {
-						reaperRuns.incrementAndGet();
-					}
-					try {
-						return method.invoke(store, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getTargetException();
-					}
-				});
+		return StoreRoles.wrapped(store, (role, method, args) -> {
+			if (method.getName().equals("vacuumIfBloated")) {
+				vacuumThresholds.add((Long) args[0]);
+				if (vacuumFails) {
+					throw new IllegalStateException("no connection");
+				}
+			}
+			if (method.getName().equals("reapExpired")) {
+				reaperRuns.incrementAndGet();
+			}
+			return StoreRoles.invoke(role, method, args);
+		});
 	}
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,13 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessResourceFailureException;
 
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.PromotionStore;
 
 class KeyPromoterTest {
 
 	/** A store whose sweep always fails, as during an outage; every other call is a mistake here. */
-	private static JobStore failingSweeps(AtomicInteger sweeps) {
-		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
+	private static PromotionStore failingSweeps(AtomicInteger sweeps) {
+		return (PromotionStore) Proxy.newProxyInstance(PromotionStore.class.getClassLoader(),
+				new Class<?>[] { PromotionStore.class },
 				(proxy, method, args) -> {
 					if (method.getName().equals("promoteWaiting")) {
 						sweeps.incrementAndGet();
@@ -29,27 +31,28 @@ class KeyPromoterTest {
 				});
 	}
 
-	/** A store that counts sweeps and promotions, each of which makes nothing ready. */
-	private static JobStore countingStore(AtomicInteger sweeps, AtomicInteger promotions) {
-		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
-				(proxy, method, args) -> switch (method.getName()) {
-					case "promoteWaiting" -> {
-						sweeps.incrementAndGet();
-						yield Set.of();
-					}
-					case "promote" -> {
-						promotions.incrementAndGet();
-						yield Set.of();
-					}
-					default -> throw new UnsupportedOperationException(method.getName());
-				});
+	/** Promotions that count sweeps and promotions, each of which makes nothing ready. */
+	private static PromotionStore counting(AtomicInteger sweeps, AtomicInteger promotions) {
+		return new PromotionStore() {
+			@Override
+			public Set<String> promote(Collection<String> keys) {
+				promotions.incrementAndGet();
+				return Set.of();
+			}
+
+			@Override
+			public Set<String> promoteWaiting(int maxKeys) {
+				sweeps.incrementAndGet();
+				return Set.of();
+			}
+		};
 	}
 
 	@Test
 	void theSweepRunsOnItsOwnTimerWhilePromotionsAreAskedForWithoutPause() throws InterruptedException {
 		AtomicInteger sweeps = new AtomicInteger();
 		AtomicInteger promotions = new AtomicInteger();
-		try (KeyPromoter promoter = new KeyPromoter(countingStore(sweeps, promotions), queue -> {
+		try (KeyPromoter promoter = new KeyPromoter(counting(sweeps, promotions), queue -> {
 		}, Duration.ofMillis(100), () -> true)) {
 			promoter.start();
 			long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();

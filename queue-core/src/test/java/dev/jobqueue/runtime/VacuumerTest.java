@@ -17,7 +17,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import dev.jobqueue.support.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,13 +36,13 @@ class VacuumerTest {
 
 	private static JobStore store;
 
-	private final Vacuumer vacuumer = new Vacuumer(store);
+	private final Vacuumer vacuumer = new Vacuumer(store.maintenance());
 
 	@BeforeAll
 	static void openDatabase() {
 		database = new PostgresTestDatabase(2);
 		connection = new SingleConnectionDataSource(database.jdbcUrl(), true);
-		store = new PostgresJobStore(connection, false);
+		store = PostgresDialect.jobStore(connection, false);
 	}
 
 	@AfterAll
@@ -54,7 +54,7 @@ class VacuumerTest {
 	@BeforeEach
 	void emptyAndVacuumedTable() {
 		jdbc().sql("TRUNCATE jobqueue_job").update();
-		store.vacuumIfBloated(0);
+		store.maintenance().vacuumIfBloated(0);
 		flushStatistics();
 	}
 
@@ -94,11 +94,11 @@ class VacuumerTest {
 	/** Enqueues, claims and completes {@code count} jobs: two dead row versions each. */
 	private void runJobs(int count) {
 		NewJob job = new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 1, 0, null, Duration.ZERO, 3, null);
-		store.enqueueAll(IntStream.range(0, count).mapToObj(i -> job).toList());
-		List<ClaimedJob> claimed = store.claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("work", 1), count, "test",
+		store.enqueues().enqueueAll(IntStream.range(0, count).mapToObj(i -> job).toList());
+		List<ClaimedJob> claimed = store.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("work", 1), count, "test",
 				Duration.ofMinutes(1));
 		assertThat(claimed).hasSize(count);
-		assertThat(store.completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
+		assertThat(store.outcomes().completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
 		flushStatistics();
 	}
 

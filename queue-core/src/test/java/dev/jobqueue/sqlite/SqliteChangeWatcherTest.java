@@ -20,7 +20,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.store.PauseScope;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.FaultInjectingStore;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.SqliteTestDatabase;
@@ -128,7 +128,7 @@ class SqliteChangeWatcherTest {
 
 	@Test
 	void aPausedQueueIsNotWokenByCommitsAndTheCommitOfItsResumeWakesIt() throws InterruptedException {
-		fixture.store().pause(PauseScope.queue, "mail");
+		fixture.store().pauses().pause(PauseScope.queue, "mail");
 		fixture.queue().enqueue("greet", new Greeting("Ada", 1), EnqueueOptions.defaults().queue("mail"));
 		fixture.queue().enqueue("greet", new Greeting("Bob", 1));
 
@@ -136,7 +136,7 @@ class SqliteChangeWatcherTest {
 		// Past the end of the watcher's pass over the queues, which found default's job.
 		Thread.sleep(100);
 		assertThat(woken).doesNotContain("mail");
-		fixture.store().resume(PauseScope.queue, "mail");
+		fixture.store().pauses().resume(PauseScope.queue, "mail");
 
 		await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(woken).contains("mail"));
 	}

@@ -24,7 +24,7 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -78,13 +78,13 @@ class SqliteDataSourcesTest {
 			JobStore store = JobStores.forDataSource(application);
 			JobStores.migrate(application, store.vendor());
 
-			store.enqueue(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null));
-			store.enqueueAll(List.of(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null)));
-			List<ClaimedJob> claimed = store.claim("default", Map.of("work", 1), 2, "worker", Duration.ofMinutes(1));
-			store.heartbeat("worker", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofMinutes(1));
-			store.complete(claimed.get(0).lease(), null);
-			store.completeAll(List.of(new Completion(claimed.get(1).lease(), null)));
-			store.reapExpired(10);
+			store.enqueues().enqueue(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null));
+			store.enqueues().enqueueAll(List.of(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null)));
+			List<ClaimedJob> claimed = store.claims().claim("default", Map.of("work", 1), 2, "worker", Duration.ofMinutes(1));
+			store.claims().heartbeat("worker", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofMinutes(1));
+			store.outcomes().complete(claimed.get(0).lease(), null);
+			store.outcomes().completeAll(List.of(new Completion(claimed.get(1).lease(), null)));
+			store.maintenance().reapExpired(10);
 
 			assertThat(List.of(pragma(application, "synchronous"), pragma(application, "busy_timeout")))
 				.as("synchronous (2 = FULL) and busy_timeout of the application's connection")

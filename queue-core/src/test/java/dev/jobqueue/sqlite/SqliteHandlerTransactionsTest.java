@@ -17,7 +17,7 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

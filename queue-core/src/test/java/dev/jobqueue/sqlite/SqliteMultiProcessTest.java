@@ -156,12 +156,12 @@ class SqliteMultiProcessTest {
 				.findFirst()
 				.orElseThrow()
 				.substring("enqueued ".length()));
-			assertThat(database.store().find(id)).hasValueSatisfying(job -> assertThat(job.state()).isEqualTo(JobState.ready));
+			assertThat(database.store().reads().find(id)).hasValueSatisfying(job -> assertThat(job.state()).isEqualTo(JobState.ready));
 
 			startWorker(processes, "worker");
 
 			await().atMost(Duration.ofSeconds(30))
-				.until(() -> database.store().find(id).orElseThrow().state() == JobState.succeeded);
+				.until(() -> database.store().reads().find(id).orElseThrow().state() == JobState.succeeded);
 		}
 		assertThat(integrityCheck()).isEqualTo("ok");
 	}

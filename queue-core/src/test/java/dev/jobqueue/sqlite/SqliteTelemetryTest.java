@@ -23,7 +23,7 @@ class SqliteTelemetryTest extends TelemetryContractTest {
 
 	@Test
 	void sqliteKeepsNoDeadRowsAndHasNoTableHealth() {
-		assertThat(database().store().tableHealth()).isEmpty();
+		assertThat(database().store().telemetry().tableHealth()).isEmpty();
 	}
 
 	@AfterAll

@@ -1,7 +1,5 @@
 package dev.jobqueue.support;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,20 +60,15 @@ public final class FaultInjectingStore {
 		return counter(failuresLeft, method).get();
 	}
 
+	/** The real store with every role in front of a proxy that counts its calls and throws what it was told to. */
 	public JobStore store() {
-		return (JobStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { JobStore.class },
-				(proxy, method, args) -> {
-					counter(calls, method.getName()).incrementAndGet();
-					if (counter(failuresLeft, method.getName()).getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-						throw failures.get(method.getName()).get();
-					}
-					try {
-						return method.invoke(store, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getTargetException();
-					}
-				});
+		return StoreRoles.wrapped(store, (role, method, args) -> {
+			counter(calls, method.getName()).incrementAndGet();
+			if (counter(failuresLeft, method.getName()).getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+				throw failures.get(method.getName()).get();
+			}
+			return StoreRoles.invoke(role, method, args);
+		});
 	}
 
 	private static AtomicInteger counter(Map<String, AtomicInteger> counters, String method) {

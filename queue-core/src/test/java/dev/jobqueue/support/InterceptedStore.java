@@ -2,7 +2,6 @@ package dev.jobqueue.support;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -10,7 +9,8 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * A real store with one of its operations wrapped by the test: to hang a heartbeat, or hold a claim's
- * answer back, while every other statement goes to the database as usual.
+ * answer back, while every other statement goes to the database as usual. The roles that declare the
+ * operation are wrapped ({@link StoreRoles}); the others are the store's own.
  */
 public final class InterceptedStore {
 
@@ -37,14 +37,14 @@ public final class InterceptedStore {
 	}
 
 	private static JobStore around(JobStore store, Set<String> operations, Around around) {
-		return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] { JobStore.class },
-				(proxy, method, args) -> operations.contains(method.getName())
-						? around.call(args, () -> invoke(store, method, args)) : invoke(store, method, args));
+		return StoreRoles.wrapped(store, operations,
+				(role, method, args) -> operations.contains(method.getName())
+						? around.call(args, () -> invoke(role, method, args)) : invoke(role, method, args));
 	}
 
-	private static Object invoke(JobStore store, Method method, Object[] args) throws Exception {
+	private static Object invoke(Object role, Method method, Object[] args) throws Exception {
 		try {
-			return method.invoke(store, args);
+			return method.invoke(role, args);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException() instanceof Exception cause ? cause : ex;

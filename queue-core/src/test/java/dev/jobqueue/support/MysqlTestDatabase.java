@@ -14,8 +14,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.mysql.MysqlClaimMethod;
-import dev.jobqueue.store.mysql.MysqlJobStore;
+import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 
 /**
  * MySQL or MariaDB for tests: the server named by {@code JOBQUEUE_TEST_MYSQL_URL} when it is set, otherwise a
@@ -33,7 +33,7 @@ public final class MysqlTestDatabase implements TestDatabase {
 
 	private final HikariDataSource dataSource;
 
-	private final MysqlJobStore store;
+	private final JobStore store;
 
 	public MysqlTestDatabase() {
 		this(32);
@@ -59,8 +59,8 @@ public final class MysqlTestDatabase implements TestDatabase {
 		config.setMaximumPoolSize(poolSize);
 		this.dataSource = new HikariDataSource(config);
 		JobStores.migrate(dataSource, "mysql");
-		this.store = claimMethod == null ? new MysqlJobStore(dataSource)
-				: new MysqlJobStore(dataSource, Duration.ZERO, claimMethod);
+		this.store = claimMethod == null ? MysqlDialect.jobStore(dataSource)
+				: MysqlDialect.jobStore(dataSource, Duration.ZERO, claimMethod);
 	}
 
 	/** The JDBC URL of the test server (user and password included), starting a container if needed. */

@@ -11,7 +11,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * PostgreSQL for tests: the server named by {@code JOBQUEUE_TEST_POSTGRES_URL} when it is set,
@@ -28,7 +28,7 @@ public final class PostgresTestDatabase implements TestDatabase {
 
 	private final HikariDataSource dataSource;
 
-	private final PostgresJobStore store;
+	private final JobStore store;
 
 	public PostgresTestDatabase() {
 		this(32);
@@ -41,7 +41,7 @@ public final class PostgresTestDatabase implements TestDatabase {
 		config.setMaximumPoolSize(poolSize);
 		this.dataSource = new HikariDataSource(config);
 		JobStores.migrate(dataSource, "postgresql");
-		this.store = new PostgresJobStore(dataSource);
+		this.store = PostgresDialect.jobStore(dataSource);
 	}
 
 	/** The JDBC URL of the test server (user and password included), starting a container if needed. */

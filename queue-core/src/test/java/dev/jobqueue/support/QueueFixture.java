@@ -20,6 +20,7 @@ import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -75,6 +76,10 @@ public final class QueueFixture implements AutoCloseable {
 
 	public JobStore store() {
 		return database.store();
+	}
+
+	public TestHooks testHooks() {
+		return database.testHooks();
 	}
 
 	public HandlerRegistry handlers() {
@@ -161,7 +166,7 @@ public final class QueueFixture implements AutoCloseable {
 	}
 
 	public Map<String, Map<JobState, Long>> counts() {
-		return database.store().countByQueueAndState();
+		return database.store().telemetry().countByQueueAndState();
 	}
 
 	@Override

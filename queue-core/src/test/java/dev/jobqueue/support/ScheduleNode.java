@@ -18,7 +18,7 @@ import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 
 /**
  * A node of the schedule cluster tests: a runtime that declares the schedule {@code tick}, every second,

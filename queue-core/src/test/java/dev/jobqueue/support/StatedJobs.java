@@ -24,7 +24,7 @@ public final class StatedJobs {
 	}
 
 	public long ready(String queue, String kind) {
-		return store.enqueue(new NewJob(queue, kind, "{}", 1, 5, null, Duration.ZERO, 1, null)).id();
+		return store.enqueues().enqueue(new NewJob(queue, kind, "{}", 1, 5, null, Duration.ZERO, 1, null)).id();
 	}
 
 	public ClaimedJob running(String queue, String kind) {
@@ -33,7 +33,7 @@ public final class StatedJobs {
 
 	public long succeeded(String queue, String kind) {
 		ClaimedJob job = running(queue, kind);
-		assertThat(store.complete(job.lease(), null)).isTrue();
+		assertThat(store.outcomes().complete(job.lease(), null)).isTrue();
 		return job.id();
 	}
 
@@ -44,19 +44,19 @@ public final class StatedJobs {
 	/** A dead job holding {@code uniqueKey} before it died. */
 	public long dead(String queue, String kind, String error, String uniqueKey) {
 		ClaimedJob job = running(queue, kind, uniqueKey);
-		assertThat(store.fail(job.lease(), error)).isTrue();
+		assertThat(store.outcomes().fail(job.lease(), error)).isTrue();
 		return job.id();
 	}
 
 	public long cancelled(String queue, String kind) {
 		long id = ready(queue, kind);
-		assertThat(store.cancel(id)).isTrue();
+		assertThat(store.writes().cancel(id)).isTrue();
 		return id;
 	}
 
 	private ClaimedJob running(String queue, String kind, String uniqueKey) {
-		long id = store.enqueue(new NewJob(queue, kind, "{}", 1, 0, null, Duration.ZERO, 1, uniqueKey)).id();
-		List<ClaimedJob> claimed = store.claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5));
+		long id = store.enqueues().enqueue(new NewJob(queue, kind, "{}", 1, 0, null, Duration.ZERO, 1, uniqueKey)).id();
+		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5));
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
 		return claimed.get(0);
 	}

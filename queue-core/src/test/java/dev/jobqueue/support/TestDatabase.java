@@ -2,7 +2,9 @@ package dev.jobqueue.support;
 
 import javax.sql.DataSource;
 
+import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 
 /** A real database for the contract tests: migrated, emptied between tests, closed at the end. */
 public interface TestDatabase extends AutoCloseable {
@@ -13,6 +15,11 @@ public interface TestDatabase extends AutoCloseable {
 	DataSource dataSource();
 
 	JobStore store();
+
+	/** The statements only tests send, on {@link #dataSource()}, the store's own. */
+	default TestHooks testHooks() {
+		return JobStores.dialect(store().vendor()).testHooks(dataSource());
+	}
 
 	/**
 	 * Deletes every job, schedule, pause, maintenance lease and node, so that each test starts from an empty queue, and

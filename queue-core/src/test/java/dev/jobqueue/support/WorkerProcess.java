@@ -20,12 +20,12 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.contract.Greeting;
 import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.runtime.HandlerRegistry;
-import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
+import dev.jobqueue.runtime.JobHandlerDefinition;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.sqlite.SqliteChangeWatcher;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 
 /**
  * A worker JVM for the multi-process tests: runs the {@code work} kind, which records when each

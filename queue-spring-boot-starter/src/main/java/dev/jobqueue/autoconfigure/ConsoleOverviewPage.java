@@ -28,7 +28,7 @@ final class ConsoleOverviewPage {
 	String render(ConsoleRequest request) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
 		counts(page, request.base(), queue.countByQueueAndState());
-		ConsoleThroughput.render(page, store.finishedPerMinute(ConsoleThroughput.MINUTES), store.now());
+		ConsoleThroughput.render(page, store.telemetry().finishedPerMinute(ConsoleThroughput.MINUTES), store.explain().now());
 		nodes(page);
 		return page.end();
 	}
@@ -73,7 +73,7 @@ final class ConsoleOverviewPage {
 	private void oldestReady(ConsoleHtml page, String name, long ready) {
 		page.raw("<td class=\"n\" id=\"oldest-").text(name).raw("\">");
 		if (ready > 0) {
-			page.text(age(store.oldestReadyAge(name)));
+			page.text(age(store.telemetry().oldestReadyAge(name)));
 		}
 		page.raw("</td>");
 	}

@@ -51,7 +51,7 @@ final class ConsoleServlet extends HttpServlet {
 				send(response, 200, new ConsoleOverviewPage(queue, store).render(console));
 			}
 			else if (path.equals("/schedules")) {
-				send(response, 200, ConsoleSchedulesPage.render(console, store.schedules()));
+				send(response, 200, ConsoleSchedulesPage.render(console, store.schedules().schedules()));
 			}
 			else if (path.equals("/jobs")) {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));

@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.ClassUtils;
 
 import dev.jobqueue.store.Dialect;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 
 /**
  * The transactions that transactional handlers run in. The application's transaction manager when it

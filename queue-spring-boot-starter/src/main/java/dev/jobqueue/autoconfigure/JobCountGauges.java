@@ -53,9 +53,9 @@ final class JobCountGauges implements MeterBinder, JobListener {
 	private MeterRegistry registry;
 
 	JobCountGauges(JobStore store, Collection<String> configuredQueues, LongSupplier nanoClock) {
-		this.unfinished = new Cached<>(store::countUnfinishedByQueue, Map.of(), REFRESH, nanoClock);
-		this.all = new Cached<>(store::countByQueueAndState, Map.of(), FINISHED_REFRESH, nanoClock);
-		this.paused = new Cached<>(() -> store.paused(PauseScope.queue), Map.of(), REFRESH, nanoClock);
+		this.unfinished = new Cached<>(store.telemetry()::countUnfinishedByQueue, Map.of(), REFRESH, nanoClock);
+		this.all = new Cached<>(store.telemetry()::countByQueueAndState, Map.of(), FINISHED_REFRESH, nanoClock);
+		this.paused = new Cached<>(() -> store.pauses().paused(PauseScope.queue), Map.of(), REFRESH, nanoClock);
 		this.queues.addAll(configuredQueues);
 	}
 

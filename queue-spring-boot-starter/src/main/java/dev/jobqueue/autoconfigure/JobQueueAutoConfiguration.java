@@ -39,8 +39,8 @@ import dev.jobqueue.spring.JobQueueDataSource;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.WakeupSource;
-import dev.jobqueue.store.sqlite.SqliteDataSources;
-import dev.jobqueue.store.sqlite.SqliteJobStore;
+import dev.jobqueue.store.sqlite.SqliteDialect;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -124,7 +124,7 @@ public final class JobQueueAutoConfiguration {
 		SingletonSupplier<JobRuntime> localRuntime = SingletonSupplier.of(runtime::getIfAvailable);
 		// Awaiting works without workers: it listens for finishes on a connection of its own, from the first
 		// await until the context closes (JdbcJobQueue.close, Spring's inferred destroy method).
-		JobAwaiter awaiter = new JobAwaiter(store, JobStores.dialect(store.vendor())
+		JobAwaiter awaiter = new JobAwaiter(store.reads(), JobStores.dialect(store.vendor())
 			.finishes(QueueDataSource.resolve(queueDataSource, dataSource), properties.isNotify()),
 				settings.pollInterval());
 		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, settings, JobListeners.of(listeners),
@@ -173,7 +173,7 @@ public final class JobQueueAutoConfiguration {
 			if (wakeups != null) {
 				runtime.addWakeupSource(wakeups);
 			}
-			if (SqliteJobStore.VENDOR.equals(store.vendor())) {
+			if (SqliteDialect.VENDOR.equals(store.vendor())) {
 				warnOfShortSqliteLease(settings);
 			}
 			return runtime;

@@ -157,7 +157,7 @@ public final class JobQueueEndpoint {
 
 	/** A small table, one row per schedule: read at every request. */
 	private List<ScheduleStatus> schedules() {
-		return store.schedules()
+		return store.schedules().schedules()
 			.stream()
 			.map(row -> new ScheduleStatus(row.name(), row.timing(), row.lastFireAt(), row.nextFireAt()))
 			.toList();
@@ -165,7 +165,7 @@ public final class JobQueueEndpoint {
 
 	private Map<String, Map<JobState, Long>> countAll() {
 		Map<String, Map<JobState, Long>> queues = new TreeMap<>();
-		store.countByQueueAndState().forEach((name, counts) -> queues.put(name, withZeros(counts)));
+		store.telemetry().countByQueueAndState().forEach((name, counts) -> queues.put(name, withZeros(counts)));
 		return queues;
 	}
 

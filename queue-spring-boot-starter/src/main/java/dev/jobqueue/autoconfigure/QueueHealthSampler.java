@@ -57,8 +57,8 @@ final class QueueHealthSampler implements JobListener, SmartLifecycle {
 	/** Reads every value once and keeps them as the last sample: the loop's body, which tests call directly. */
 	Sample runOnce() {
 		Map<String, Duration> ages = new TreeMap<>();
-		queues.forEach(queue -> ages.put(queue, store.oldestReadyAge(queue)));
-		Sample sample = new Sample(Map.copyOf(ages), store.tableHealth());
+		queues.forEach(queue -> ages.put(queue, store.telemetry().oldestReadyAge(queue)));
+		Sample sample = new Sample(Map.copyOf(ages), store.telemetry().tableHealth());
 		last = sample;
 		return sample;
 	}
@@ -122,8 +122,8 @@ final class QueueHealthSampler implements JobListener, SmartLifecycle {
 	/** The queues that hold unfinished jobs or are paused: counted from the partial indexes, once, at startup. */
 	private void discoverQueues() {
 		try {
-			store.countUnfinishedByQueue().keySet().forEach(this::know);
-			store.paused(PauseScope.queue).keySet().forEach(this::know);
+			store.telemetry().countUnfinishedByQueue().keySet().forEach(this::know);
+			store.pauses().paused(PauseScope.queue).keySet().forEach(this::know);
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not find the queues holding jobs; the health sampler knows those it sees", ex);

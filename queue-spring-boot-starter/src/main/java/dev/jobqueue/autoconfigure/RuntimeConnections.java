@@ -14,8 +14,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.mysql.MysqlJobStore;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.store.postgres.PostgresDialect;
 
 /**
  * Where the runtime's own statements get their connections. Handlers hold connections of the application's
@@ -105,8 +105,8 @@ final class RuntimeConnections implements AutoCloseable {
 		 * The servers whose runtime gets a pool of its own, by vendor, with the unit of their drivers'
 		 * {@code socketTimeout} property: PostgreSQL's driver reads seconds, MariaDB's and MySQL's milliseconds.
 		 */
-		private static final Map<String, ChronoUnit> SOCKET_TIMEOUT_UNITS = Map.of(PostgresJobStore.VENDOR,
-				ChronoUnit.SECONDS, MysqlJobStore.VENDOR, ChronoUnit.MILLIS);
+		private static final Map<String, ChronoUnit> SOCKET_TIMEOUT_UNITS = Map.of(PostgresDialect.VENDOR,
+				ChronoUnit.SECONDS, MysqlDialect.VENDOR, ChronoUnit.MILLIS);
 
 		/** The runtime's own pool, or null when it shares the application's (then checked here). */
 		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {

@@ -27,7 +27,7 @@ import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.spring.JobQueueCustomizer;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.store.postgres.PostgresJobStore;
+import dev.jobqueue.store.postgres.PostgresDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
@@ -114,7 +114,11 @@ class JobQueueAutoConfigurationTests {
 			.withBean(JobQueueSchemaInitializer.class, () -> new JobQueueSchemaInitializer(mock(DataSource.class),
 					StubStoreConfiguration.stubStore(), DatabaseInitializationMode.NEVER))
 			.withPropertyValues("jobqueue.dialect=postgresql", "jobqueue.worker.enabled=false")
-			.run(context -> assertThat(context.getBean(JobStore.class)).isInstanceOf(PostgresJobStore.class));
+			.run(context -> {
+				JobStore store = context.getBean(JobStore.class);
+				assertThat(store.vendor()).isEqualTo(PostgresDialect.VENDOR);
+				assertThat(store.claims().getClass().getPackageName()).isEqualTo(PostgresDialect.class.getPackageName());
+			});
 	}
 
 	@Test

@@ -90,7 +90,7 @@ class JobQueueHealthIndicatorTests {
 
 	@Test
 	void aNodeThatDoesNotHoldTheMaintenanceLeaseStaysUpAndSaysItDoesNotMaintain() {
-		database.store().holdMaintenance("another node", Duration.ofMinutes(1));
+		database.store().maintenance().holdMaintenance("another node", Duration.ofMinutes(1));
 		start();
 
 		// Longer than half the lease, after which a watched role that did not pass would be overdue.

@@ -112,8 +112,8 @@ class JobQueueMetricsTests {
 
 	@Test
 	void gaugesReadCachedCountsAndQueryTheStoreAtMostOncePerRefreshPeriod() {
-		JobStore store = mock(JobStore.class);
-		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L),
+		JobStore store = StubStoreConfiguration.mockedStore("postgresql");
+		given(store.telemetry().countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L),
 				counts("default", JobState.ready, 9L));
 		AtomicLong nanos = new AtomicLong();
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
@@ -122,19 +122,19 @@ class JobQueueMetricsTests {
 		for (int scrape = 0; scrape < 10; scrape++) {
 			assertThat(readyGauge("default")).isEqualTo(4.0);
 		}
-		verify(store, times(1)).countUnfinishedByQueue();
+		verify(store.telemetry(), times(1)).countUnfinishedByQueue();
 
 		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
 		assertThat(readyGauge("default")).isEqualTo(9.0);
-		verify(store, times(2)).countUnfinishedByQueue();
+		verify(store.telemetry(), times(2)).countUnfinishedByQueue();
 	}
 
 	@Test
 	void finishedStatesAreCountedOnlyEveryFinishedRefreshPeriodAndReadyAndRunningEveryRefresh() {
-		JobStore store = mock(JobStore.class);
-		given(store.countByQueueAndState()).willReturn(counts("default", JobState.succeeded, 100L),
+		JobStore store = StubStoreConfiguration.mockedStore("postgresql");
+		given(store.telemetry().countByQueueAndState()).willReturn(counts("default", JobState.succeeded, 100L),
 				counts("default", JobState.succeeded, 250L));
-		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.running, 3L),
+		given(store.telemetry().countUnfinishedByQueue()).willReturn(counts("default", JobState.running, 3L),
 				counts("default", JobState.running, 5L));
 		AtomicLong nanos = new AtomicLong();
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
@@ -145,24 +145,24 @@ class JobQueueMetricsTests {
 		nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
 		assertThat(gauge("default", JobState.succeeded)).isEqualTo(100.0);
 		assertThat(gauge("default", JobState.running)).isEqualTo(5.0);
-		verify(store, times(1)).countByQueueAndState();
+		verify(store.telemetry(), times(1)).countByQueueAndState();
 
 		nanos.addAndGet(JobCountGauges.FINISHED_REFRESH.toNanos());
 		assertThat(gauge("default", JobState.succeeded)).isEqualTo(250.0);
-		verify(store, times(2)).countByQueueAndState();
+		verify(store.telemetry(), times(2)).countByQueueAndState();
 	}
 
 	@Test
 	void aPausedQueueGaugesOneAndTheOthersZeroReadAtMostOncePerRefreshPeriod() {
 		try (SqliteTestDatabase database = new SqliteTestDatabase()) {
 			JobStore store = database.store();
-			store.pause(PauseScope.queue, "reports");
+			store.pauses().pause(PauseScope.queue, "reports");
 			AtomicLong nanos = new AtomicLong();
 			new JobCountGauges(store, List.of("default"), nanos::get).bindTo(registry);
 
 			assertThat(pausedGauge("reports")).isOne();
 			assertThat(pausedGauge("default")).isZero();
-			store.pause(PauseScope.queue, "default");
+			store.pauses().pause(PauseScope.queue, "default");
 			assertThat(pausedGauge("default")).isZero();
 			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());
 			assertThat(pausedGauge("default")).isOne();
@@ -175,9 +175,9 @@ class JobQueueMetricsTests {
 
 	@Test
 	void aQueueFirstSeenInAnEnqueueGetsItsGauges() {
-		JobStore store = mock(JobStore.class);
-		given(store.countUnfinishedByQueue()).willReturn(counts("reports", JobState.ready, 2L));
-		given(store.countByQueueAndState()).willReturn(counts("archive", JobState.succeeded, 5L));
+		JobStore store = StubStoreConfiguration.mockedStore("postgresql");
+		given(store.telemetry().countUnfinishedByQueue()).willReturn(counts("reports", JobState.ready, 2L));
+		given(store.telemetry().countByQueueAndState()).willReturn(counts("archive", JobState.succeeded, 5L));
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), () -> 0L);
 		gauges.bindTo(registry);
 		assertThat(registry.find("jobqueue.jobs").tag("queue", "mail").gauges()).isEmpty();
@@ -191,8 +191,8 @@ class JobQueueMetricsTests {
 
 	@Test
 	void aFailingCountKeepsTheLastValuesAndNeverFailsAScrape() {
-		JobStore store = mock(JobStore.class);
-		given(store.countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L))
+		JobStore store = StubStoreConfiguration.mockedStore("postgresql");
+		given(store.telemetry().countUnfinishedByQueue()).willReturn(counts("default", JobState.ready, 4L))
 			.willThrow(new IllegalStateException("database down"));
 		AtomicLong nanos = new AtomicLong();
 		JobCountGauges gauges = new JobCountGauges(store, List.of("default"), nanos::get);
@@ -210,7 +210,7 @@ class JobQueueMetricsTests {
 			AtomicLong nanos = new AtomicLong();
 			JobCountGauges gauges = new JobCountGauges(faults.store(), List.of("default"), nanos::get);
 			gauges.bindTo(registry);
-			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
+			database.store().enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
 			faults.failNext("countUnfinishedByQueue", 1);
 
 			nanos.addAndGet(JobCountGauges.REFRESH.toNanos());

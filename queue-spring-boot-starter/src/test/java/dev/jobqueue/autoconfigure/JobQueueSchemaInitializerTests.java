@@ -55,7 +55,7 @@ class JobQueueSchemaInitializerTests {
 
 		new JobQueueSchemaInitializer(sqlite, store, DatabaseInitializationMode.ALWAYS).afterPropertiesSet();
 
-		assertThat(store.schemaVersion()).hasValue(JobSchema.VERSION);
+		assertThat(store.reads().schemaVersion()).hasValue(JobSchema.VERSION);
 	}
 
 	@Test
@@ -67,8 +67,6 @@ class JobQueueSchemaInitializerTests {
 	}
 
 	private static JobStore store(String vendor) {
-		JobStore store = mock(JobStore.class);
-		given(store.vendor()).willReturn(vendor);
-		return store;
+		return StubStoreConfiguration.mockedStore(vendor);
 	}
 }

@@ -55,8 +55,8 @@ class MysqlQueueHealthTests {
 
 	@Test
 	void theOldestReadyAgeOfAPausedQueueGrowsWhileItWaitsAndTakesHealthOutOfServicePastItsThreshold() {
-		database.store().pause(PauseScope.queue, "default");
-		database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+		database.store().pauses().pause(PauseScope.queue, "default");
+		database.store().enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
 		sampler.runOnce();
 		double first = oldestReadyAge();
 		assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
@@ -65,7 +65,7 @@ class MysqlQueueHealthTests {
 			sampler.runOnce();
 			return oldestReadyAge() > first;
 		});
-		database.store().bringReadyForward(Duration.ofMinutes(5));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(5));
 		sampler.runOnce();
 
 		assertThat(oldestReadyAge()).isGreaterThanOrEqualTo(300.0);

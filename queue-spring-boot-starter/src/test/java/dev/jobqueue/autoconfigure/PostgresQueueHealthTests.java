@@ -75,7 +75,7 @@ class PostgresQueueHealthTests {
 				statement.execute("SELECT count(*) FROM jobqueue_job");
 			}
 			// A transaction after it, which the snapshot's xmin is then older than.
-			database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+			database.store().enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
 
 			await().atMost(WAIT).until(() -> {
 				sampler.runOnce();
@@ -97,8 +97,8 @@ class PostgresQueueHealthTests {
 
 	@Test
 	void theOldestReadyAgeOfAPausedQueueGrowsWhileItWaits() {
-		database.store().pause(PauseScope.queue, "default");
-		database.store().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+		database.store().pauses().pause(PauseScope.queue, "default");
+		database.store().enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
 		sampler.runOnce();
 		double first = oldestReadyAge("default");
 
@@ -106,7 +106,7 @@ class PostgresQueueHealthTests {
 			sampler.runOnce();
 			return oldestReadyAge("default") > first;
 		});
-		database.store().bringReadyForward(Duration.ofMinutes(5));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(5));
 		sampler.runOnce();
 		assertThat(oldestReadyAge("default")).isGreaterThanOrEqualTo(300.0);
 	}

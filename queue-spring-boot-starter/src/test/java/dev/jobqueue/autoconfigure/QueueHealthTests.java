@@ -34,7 +34,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 /**
  * The oldest-ready-age gauge and the health thresholds read the sampler's last sample: the gauge of a paused queue,
  * and of a queue whose one worker is busy, grows while its job waits; past the thresholds the health indicator
- * goes OUT_OF_SERVICE, then DOWN, saying which queue and which property. {@link JobStore#bringReadyForward} stands
+ * goes OUT_OF_SERVICE, then DOWN, saying which queue and which property. {@link dev.jobqueue.store.TestHooks#bringReadyForward} stands
  * in for minutes of waiting.
  */
 class QueueHealthTests {
@@ -66,12 +66,12 @@ class QueueHealthTests {
 	@Test
 	void theOldestReadyAgeOfAPausedQueueGrowsWhileItWaitsAndAScrapeReadsTheLastSample() {
 		new QueueHealthGauges(sampler, false).bindTo(registry);
-		store.pause(PauseScope.queue, "mail");
+		store.pauses().pause(PauseScope.queue, "mail");
 		enqueue("mail");
 		double first = sampler.runOnce().oldestReady("mail").toNanos() / 1e9;
 
 		await().atMost(WAIT).until(() -> sampledOldestReadyAge("mail") > first);
-		store.bringReadyForward(Duration.ofMinutes(5));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(5));
 		assertThat(oldestReadyAge("mail")).as("until the next sample").isLessThan(300.0);
 		sampler.runOnce();
 
@@ -86,7 +86,7 @@ class QueueHealthTests {
 		new QueueHealthGauges(sampler, false).bindTo(registry);
 		JobQueue queue = startOneWorker();
 		queue.enqueue("held", "first");
-		await().atMost(WAIT).until(() -> store.countUnfinishedByQueue().getOrDefault("default", Map.of())
+		await().atMost(WAIT).until(() -> store.telemetry().countUnfinishedByQueue().getOrDefault("default", Map.of())
 			.getOrDefault(JobState.running, 0L) == 1);
 		queue.enqueue("held", "second");
 
@@ -104,19 +104,19 @@ class QueueHealthTests {
 		JobQueueHealthIndicator health = new JobQueueHealthIndicator(database.dataSource(), "sqlite",
 				new StaticListableBeanFactory().getBeanProvider(JobRuntime.class),
 				new QueueHealthThresholds(sampler, properties));
-		store.pause(PauseScope.queue, "mail");
+		store.pauses().pause(PauseScope.queue, "mail");
 		enqueue("mail");
 		sampler.runOnce();
 		assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
 
-		store.bringReadyForward(Duration.ofMinutes(2));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(2));
 		sampler.runOnce();
 		Health late = health.health(true);
 		assertThat(late.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 		assertThat(late.getDetails().get("thresholds").toString()).contains("queue mail",
 				"over jobqueue.health.oldest-ready-age-out-of-service (PT1M)");
 
-		store.bringReadyForward(Duration.ofMinutes(10));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(10));
 		sampler.runOnce();
 		Health stuck = health.health(true);
 		assertThat(stuck.getStatus()).isEqualTo(Status.DOWN);
@@ -127,8 +127,8 @@ class QueueHealthTests {
 
 	@Test
 	void aStartedSamplerFindsTheQueuesHoldingJobsAndReadsThemOnItsOwnThreadUntilStopped() {
-		store.enqueue(new NewJob("reports", "render", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
-		store.bringReadyForward(Duration.ofMinutes(3));
+		store.enqueues().enqueue(new NewJob("reports", "render", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+		database.testHooks().bringReadyForward(Duration.ofMinutes(3));
 		QueueHealthSampler started = new QueueHealthSampler(store, List.of(), Duration.ofMillis(50));
 
 		started.start();
@@ -155,7 +155,7 @@ class QueueHealthTests {
 
 	/** As a JobQueue would: the job written, the listener told. */
 	private void enqueue(String queue) {
-		store.enqueue(new NewJob(queue, "send-mail", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
+		store.enqueues().enqueue(new NewJob(queue, "send-mail", "{}", 1, 5, null, Duration.ZERO, 3, null, null));
 		sampler.onEnqueued(queue, "send-mail");
 	}
 

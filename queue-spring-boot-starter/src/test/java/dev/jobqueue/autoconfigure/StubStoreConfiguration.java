@@ -12,8 +12,20 @@ import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.jobqueue.store.ClaimStore;
+import dev.jobqueue.store.EnqueueStore;
+import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.NodeStore;
+import dev.jobqueue.store.OperatorReads;
+import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.OutcomeStore;
+import dev.jobqueue.store.PauseStore;
+import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.TelemetryStore;
 
 /**
  * A DataSource whose connections are always valid and a store that finds no jobs: enough for the
@@ -38,9 +50,16 @@ class StubStoreConfiguration {
 
 	/** A store on tables at this code's schema version, holding no jobs. */
 	static JobStore stubStore() {
-		JobStore store = mock(JobStore.class);
-		given(store.vendor()).willReturn("postgresql");
-		given(store.schemaVersion()).willReturn(OptionalInt.of(JobSchema.VERSION));
+		JobStore store = mockedStore("postgresql");
+		given(store.reads().schemaVersion()).willReturn(OptionalInt.of(JobSchema.VERSION));
 		return store;
+	}
+
+	/** A store of {@code vendor} whose every role is a mock: it answers empty until a test says otherwise. */
+	static JobStore mockedStore(String vendor) {
+		return new JobStore(vendor, mock(EnqueueStore.class), mock(ClaimStore.class), mock(OutcomeStore.class),
+				mock(PromotionStore.class), mock(PauseStore.class), mock(ScheduleStore.class),
+				mock(MaintenanceStore.class), mock(NodeStore.class), mock(OperatorReads.class), mock(ExplainReads.class),
+				mock(OperatorWrites.class), mock(TelemetryStore.class));
 	}
 }

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import dev.jobqueue.Job;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,7 +23,7 @@ final class EnqueuedJobs {
 
 	private static final int PAYLOAD_SHOWN = 200;
 
-	private final JobStore store;
+	private final TestHooks hooks;
 
 	private final JsonMapper json;
 
@@ -31,14 +31,14 @@ final class EnqueuedJobs {
 
 	private volatile long watermark;
 
-	EnqueuedJobs(JobStore store, JsonMapper json, PayloadKinds kinds) {
-		this.store = store;
+	EnqueuedJobs(TestHooks hooks, JsonMapper json, PayloadKinds kinds) {
+		this.hooks = hooks;
 		this.json = json;
 		this.kinds = kinds;
 	}
 
 	void reset() {
-		watermark = store.newestId();
+		watermark = hooks.newestId();
 	}
 
 	List<Job> all() {
@@ -46,7 +46,7 @@ final class EnqueuedJobs {
 		long after = watermark;
 		List<Job> page;
 		do {
-			page = store.findNewerThan(after, PAGE);
+			page = hooks.findNewerThan(after, PAGE);
 			jobs.addAll(page);
 			after = page.isEmpty() ? after : page.get(page.size() - 1).id();
 		}

@@ -23,7 +23,9 @@ import dev.jobqueue.runtime.JdbcJobQueue;
 import dev.jobqueue.runtime.JobDrainer;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.spring.JobQueueDataSource;
+import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -42,13 +44,16 @@ public final class JobQueueTestAutoConfiguration {
 			ObjectProvider<JobRuntime> runtime) {
 		JsonMapper json = payloadMapper(queue);
 		DataSource queueConnections = queueDataSource.getIfAvailable(dataSource::getObject);
-		TransactionOperations transactions = JobStores.dialect(store.vendor())
+		Dialect dialect = JobStores.dialect(store.vendor());
+		TransactionOperations transactions = dialect
 			.handlerTransactions(transactions(transactionManagers, queueConnections));
+		// On the store's own DataSource, so that the tester's reads join the test's transaction as the store's do.
+		TestHooks hooks = dialect.testHooks(queueConnections);
 		PayloadKinds kinds = new PayloadKinds(handlers);
 		// The application's listener, if it has one (metrics): a drained job counts as a run one does.
 		JobDrainer drainer = new JobDrainer(store, handlers, json, settings,
 				listeners.getIfUnique(() -> JobListener.NONE), transactions);
-		return new JobQueueTester(store, new EnqueuedJobs(store, json, kinds), kinds, drainer,
+		return new JobQueueTester(hooks, new EnqueuedJobs(hooks, json, kinds), kinds, drainer,
 				new InlineRunner(handlers, json, settings), () -> {
 					JobRuntime workers = runtime.getIfAvailable();
 					return workers != null && workers.isRunning();

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 import dev.jobqueue.Job;
 import dev.jobqueue.runtime.InlineRunner;
 import dev.jobqueue.runtime.JobDrainer;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 
 /**
  * The queue as a test sees it, a bean of every test context that has the queue and this module:
@@ -42,7 +42,7 @@ public final class JobQueueTester {
 	/** The longest {@link #advance(Duration)}, as for an enqueue's delay. */
 	public static final Duration MAX_ADVANCE = Duration.ofDays(365_000);
 
-	private final JobStore store;
+	private final TestHooks hooks;
 
 	private final EnqueuedJobs enqueued;
 
@@ -54,9 +54,9 @@ public final class JobQueueTester {
 
 	private final BooleanSupplier workersRunning;
 
-	JobQueueTester(JobStore store, EnqueuedJobs enqueued, PayloadKinds kinds, JobDrainer drainer, InlineRunner inline,
+	JobQueueTester(TestHooks hooks, EnqueuedJobs enqueued, PayloadKinds kinds, JobDrainer drainer, InlineRunner inline,
 			BooleanSupplier workersRunning) {
-		this.store = store;
+		this.hooks = hooks;
 		this.enqueued = enqueued;
 		this.kinds = kinds;
 		this.drainer = drainer;
@@ -161,7 +161,7 @@ public final class JobQueueTester {
 			throw new IllegalArgumentException("advance takes a positive duration up to " + MAX_ADVANCE + ", was "
 					+ by);
 		}
-		return store.bringReadyForward(by);
+		return hooks.bringReadyForward(by);
 	}
 
 	/**

@@ -6,14 +6,16 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
+import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
- * The operator's bulk operations on MySQL, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by id,
+ * The operator's writes on MySQL: a cancel by primary key, and the bulk operations, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by id,
  * changed under the conditions of the one-job form. MySQL's UPDATE and DELETE return no rows, and may not read
  * their own table in a subquery: each batch is a locking read of the rows that qualify, in id order, then one
  * write of exactly those, in one READ COMMITTED transaction.
  */
-final class MysqlBulk {
+final class MysqlBulk implements OperatorWrites {
 
 	private final JdbcClient jdbc;
 
@@ -29,7 +31,8 @@ final class MysqlBulk {
 	 * kind and key, only the newest, which then holds the key (PostgresBulk says why). A job with a concurrency key
 	 * goes back to blocked and waits for a slot, as a new one does.
 	 */
-	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
 		if (ids.isEmpty()) {
 			return List.of();
 		}
@@ -59,8 +62,9 @@ final class MysqlBulk {
 		});
 	}
 
-	/** As {@code MysqlHandlerControl.cancel}, row by row: a running job keeps its lease token for its worker. */
-	List<ChangedJob> cancelAll(Collection<Long> ids) {
+	/** As {@link #cancel}, row by row: a running job keeps its lease token for its worker. */
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		if (ids.isEmpty()) {
 			return List.of();
 		}
@@ -84,7 +88,8 @@ final class MysqlBulk {
 		});
 	}
 
-	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		if (ids.isEmpty()) {
 			return List.of();
 		}
@@ -104,5 +109,26 @@ final class MysqlBulk {
 			}
 			return deleted;
 		});
+	}
+
+	/**
+	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled}); the
+	 * state change alone fences off that worker's outcome, which every write checks.
+	 */
+	@Override
+	public boolean cancel(long id) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+				SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))""")
+			.param("id", id)
+			.update() == 1;
+	}
+
+	/** The bulk form for one job: MySQL's UPDATE may not read its own table in the NOT EXISTS this needs. */
+	@Override
+	public boolean retryDead(long id) {
+		return !retryDeadAll(List.of(id)).isEmpty();
 	}
 }

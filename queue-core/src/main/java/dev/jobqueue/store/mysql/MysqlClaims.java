@@ -3,21 +3,33 @@ package dev.jobqueue.store.mysql;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.mysql.support.MysqlClaim;
+import dev.jobqueue.store.mysql.support.MysqlClaimConfirmation;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The poller's statements on MySQL: when the next job is due, the claim ({@link MysqlLockingClaim} or
- * {@link MysqlCasClaim}) and its confirmation, in the claim's own update or in a statement after it. The confirmation
- * is fenced as {@link MysqlLeases}' writes are, by primary key and lease token.
+ * {@link MysqlCasClaim}) and its confirmation, in the claim's own update or in a statement after it, the heartbeat,
+ * and the look-up of cancelled leases. The confirmation and the heartbeat are fenced as {@link MysqlOutcomes}' writes
+ * are, by primary key and lease token, and lock as they do.
  */
-final class MysqlClaims {
+final class MysqlClaims implements ClaimStore {
 
 	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
 	static final String NEXT_DUE = """
@@ -36,19 +48,31 @@ final class MysqlClaims {
 
 	private final JdbcClient jdbc;
 
+	private final NamedParameterJdbcTemplate named;
+
+	private final MysqlTransactions transactions;
+
 	private final MysqlClaim claim;
 
-	MysqlClaims(JdbcClient jdbc, MysqlClaim claim) {
+	MysqlClaims(JdbcClient jdbc, NamedParameterJdbcTemplate named, MysqlTransactions transactions, MysqlClaim claim) {
 		this.jdbc = jdbc;
+		this.named = named;
+		this.transactions = transactions;
 		this.claim = claim;
 	}
 
-	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+	@Override
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
 		// A node that serves no kind of the queue takes nothing; FIELD and IN need at least one kind.
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
 		}
 		return claim.claim(queue, versions, limit, owner, lease, MysqlClaimConfirmation.afterAnswer());
+	}
+
+	@Override
+	public boolean confirmsInClaim() {
+		return true;
 	}
 
 	/**
@@ -60,7 +84,8 @@ final class MysqlClaims {
 	 * plain claim whose answer was lost, and the reaper gives their attempts back; if it did not, no row holds those
 	 * leases (this owner's next claim of the queue comes after this one), and nothing changes.
 	 */
-	List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+	@Override
+	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease) {
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
@@ -89,7 +114,8 @@ final class MysqlClaims {
 	 * The confirmation of a claim that did not confirm itself ({@link #claim}): the flag only, the expiry left alone,
 	 * unlike the heartbeat.
 	 */
-	void confirm(String owner, Collection<Lease> leases) {
+	@Override
+	public void confirm(String owner, Collection<Lease> leases) {
 		setConfirmed(owner, leases, true);
 	}
 
@@ -114,17 +140,18 @@ final class MysqlClaims {
 	}
 
 	/**
-	 * As on PostgreSQL (PostgresExecution.nextDueWithin says why a descent per priority, and why paused jobs do
+	 * As on PostgreSQL (PostgresClaims.nextDueWithin says why a descent per priority, and why paused jobs do
 	 * not count): ten probes of the claim index, each the first entry of a priority in run-at order.
 	 */
-	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
+	@Override
+	public Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon) {
 		if (versions.isEmpty()) {
 			return Optional.empty();
 		}
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		Optional<Long> micros = jdbc.sql(NEXT_DUE)
 			.param("queue", queue)
-			.param("horizonMicros", MysqlRows.micros(horizon))
+			.param("horizonMicros", MysqlValues.micros(horizon))
 			.param("kinds", served.stream().map(Map.Entry::getKey).toList())
 			.param("versions", served.stream().map(Map.Entry::getValue).toList())
 			.query((rs, n) -> {
@@ -135,5 +162,64 @@ final class MysqlClaims {
 			.flatMap(due -> due);
 		// min() over no row is null: nothing due within the horizon.
 		return micros.map(due -> Duration.of(due, ChronoUnit.MICROS));
+	}
+
+	/**
+	 * The rows the owner still holds locked first, in id order, then a batch of updates, in one transaction: a JDBC
+	 * batch's counts do not say which leases held (MysqlBulkStatementsTest), so the locking read does.
+	 */
+	@Override
+	public Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		return transactions.run(() -> {
+			Set<Lease> held = lockRunning(leases, owner);
+			SqlParameterSource[] batch = held.stream()
+				.sorted(Comparator.comparingLong(Lease::jobId))
+				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlValues.micros(lease))
+					.addValue("owner", owner)
+					.addValue("id", kept.jobId())
+					.addValue("token", kept.token()))
+				.toArray(SqlParameterSource[]::new);
+			named.batchUpdate("""
+					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
+					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
+			return held;
+		});
+	}
+
+	/**
+	 * Those of {@code leases} whose job is still running under them and held by {@code owner}, locked in id order
+	 * until the caller's transaction ends.
+	 */
+	private Set<Lease> lockRunning(Collection<Lease> leases, String owner) {
+		Set<Lease> held = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
+				WHERE id IN (:ids) AND state = 'running' AND lease_owner = :owner
+				ORDER BY id
+				FOR UPDATE""")
+			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
+			.param("owner", owner)
+			.query(MysqlRows::lease)
+			.list());
+		held.retainAll(Set.copyOf(leases));
+		return held;
+	}
+
+	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> cancelled(Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		Set<Lease> cancelled = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job WHERE id IN (:ids) AND state = 'cancelled'""")
+			.param("ids", leases.stream().map(Lease::jobId).toList())
+			.query(MysqlRows::lease)
+			.list());
+		cancelled.retainAll(Set.copyOf(leases));
+		return cancelled;
 	}
 }

@@ -5,33 +5,97 @@ import java.util.Collection;
 
 import javax.sql.DataSource;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
+import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.RacingMigration;
+import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.mysql.support.MysqlCasClaim;
+import dev.jobqueue.store.mysql.support.MysqlChangeWatcher;
+import dev.jobqueue.store.mysql.support.MysqlClaim;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
+import dev.jobqueue.store.mysql.support.MysqlLockingClaim;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
  * MySQL 8 and MariaDB: claims with {@code SKIP LOCKED} where the server has it, else by compare-and-set
  * ({@link MysqlClaimMethod}). MySQL has no LISTEN/NOTIFY: a process wakes its own pollers after its commits (the
- * runtime does, on every database), and a {@link MysqlChangeWatcher} wakes them for other processes' jobs.
+ * runtime does, on every database), and a {@link MysqlChangeWatcher} wakes them for other processes' jobs. Every
+ * time is the database's clock, {@code UTC_TIMESTAMP(6)}, stored as {@code DATETIME(6)} in UTC.
  */
 public final class MysqlDialect implements Dialect {
 
-	@Override
-	public String vendor() {
-		return MysqlJobStore.VENDOR;
+	public static final String VENDOR = "mysql";
+
+	/** A store whose statements never time out, with the claim the server supports. */
+	public static JobStore jobStore(DataSource dataSource) {
+		return new MysqlDialect().store(dataSource, true, Duration.ZERO);
+	}
+
+	/**
+	 * As {@link #store}, with the claim {@code claimMethod} whatever the server supports: for tests of each claim.
+	 */
+	public static JobStore jobStore(DataSource dataSource, Duration statementTimeout, MysqlClaimMethod claimMethod) {
+		return jobStore(dataSource, statementTimeout, claimMethod, serverVersion(dataSource));
 	}
 
 	@Override
+	public String vendor() {
+		return VENDOR;
+	}
+
+	/**
+	 * A store whose statements give up after {@code statementTimeout} (zero: never), as on PostgreSQL: a claim,
+	 * heartbeat or completion stuck behind a lock, or a server that stopped answering, must fail and be tried again
+	 * rather than hold its thread while leases run out. Whole seconds, as JDBC counts them; at least one. Both
+	 * drivers put the JDBC timeout on the server's own: MariaDB Connector/J prefixes the statement with
+	 * {@code SET STATEMENT max_statement_time}, MySQL Connector/J kills the query from a timer. The claim is the
+	 * one the server's version supports. {@code notify} is not needed: nothing is sent to other processes.
+	 */
+	@Override
 	public JobStore store(DataSource dataSource, boolean notify, Duration statementTimeout) {
-		return new MysqlJobStore(dataSource, statementTimeout);
+		String serverVersion = serverVersion(dataSource);
+		return jobStore(dataSource, statementTimeout, MysqlClaimMethod.forServer(serverVersion), serverVersion);
+	}
+
+	/** @param serverVersion what the server answers to {@code SELECT VERSION()} */
+	private static JobStore jobStore(DataSource dataSource, Duration statementTimeout, MysqlClaimMethod claimMethod,
+			String serverVersion) {
+		JdbcTemplate template = new JdbcTemplate(dataSource);
+		if (!statementTimeout.isZero()) {
+			template.setQueryTimeout((int) Math.max(1, statementTimeout.toSeconds()));
+		}
+		JdbcClient jdbc = JdbcClient.create(template);
+		NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(template);
+		MysqlTransactions transactions = new MysqlTransactions(dataSource, jdbc);
+		BatchTransactions batches = new BatchTransactions(dataSource);
+		MysqlClaim claim = claimMethod == MysqlClaimMethod.SKIP_LOCKED ? new MysqlLockingClaim(jdbc, transactions)
+				: new MysqlCasClaim(jdbc);
+		MysqlEnqueue enqueue = new MysqlEnqueue(jdbc, template, batches, MysqlClaimMethod.isMariadb(serverVersion));
+		return new JobStore(VENDOR, enqueue, new MysqlClaims(jdbc, named, transactions, claim), new MysqlOutcomes(jdbc),
+				new MysqlPromotions(jdbc, transactions), new MysqlPauses(jdbc), new MysqlSchedules(jdbc, enqueue, batches),
+				new MysqlMaintenance(jdbc, named, transactions), new MysqlNodes(jdbc), new MysqlSearch(jdbc),
+				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc));
+	}
+
+	private static String serverVersion(DataSource dataSource) {
+		return JdbcClient.create(dataSource).sql("SELECT VERSION()").query(String.class).single();
+	}
+
+	@Override
+	public TestHooks testHooks(DataSource dataSource) {
+		return new MysqlTestSupport(JdbcClient.create(dataSource));
 	}
 
 	@Override
 	public void migrate(DataSource dataSource) {
-		RacingMigration.migrate(dataSource, MysqlJobStore.VENDOR);
+		RacingMigration.migrate(dataSource, VENDOR);
 	}
 
 	/**

@@ -21,7 +21,9 @@ import org.springframework.jdbc.support.KeyHolder;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * Enqueue statements on MySQL. MySQL has no {@code ON CONFLICT … DO NOTHING} that names one index, and
@@ -29,7 +31,7 @@ import dev.jobqueue.store.NewJob;
  * and the duplicate it may meet on the unique-key index ({@code unfinished_unique_key}, V26) is caught. A failed
  * statement on MySQL rolls back itself only, so the caller's transaction goes on.
  */
-final class MysqlEnqueue {
+final class MysqlEnqueue implements EnqueueStore {
 
 	private static final String INSERT = """
 			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
@@ -66,7 +68,8 @@ final class MysqlEnqueue {
 		this.returning = returning;
 	}
 
-	EnqueueResult enqueue(NewJob job) {
+	@Override
+	public EnqueueResult enqueue(NewJob job) {
 		while (true) {
 			try {
 				KeyHolder keys = new GeneratedKeyHolder();
@@ -92,7 +95,8 @@ final class MysqlEnqueue {
 	 * server reports only the first, and the next ones follow from it only while the auto-increment step stays put,
 	 * which a Galera cluster changes as nodes join and leave.
 	 */
-	List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
+	@Override
+	public List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}
@@ -196,7 +200,7 @@ final class MysqlEnqueue {
 	 */
 	private static List<Object> values(NewJob job) {
 		return Arrays.asList(job.queue(), job.kind(), job.payload(), job.payloadVersion(), job.initialState(),
-				job.priority(), MysqlRows.parameter(job.runAt()),
+				job.priority(), MysqlValues.parameter(job.runAt()),
 				Math.multiplyExact(job.delayMillis(), 1000L), job.maxAttempts(),
 				new SqlParameterValue(Types.VARCHAR, job.uniqueKey()),
 				new SqlParameterValue(Types.VARCHAR, job.concurrencyKey()),

@@ -11,13 +11,14 @@ import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
 
 /**
  * The reads behind {@code JobQueue.explain} on MySQL, as on PostgreSQL ({@code PostgresExplain}): each through an
  * index that holds the rows it asks about, never a scan of the table.
  */
-final class MysqlExplain {
+final class MysqlExplain implements ExplainReads {
 
 	/**
 	 * Counted as {@link MysqlPromotions} counts: the first waiting job's limit and rate, the holders and the waiting
@@ -69,11 +70,13 @@ final class MysqlExplain {
 		this.jdbc = jdbc;
 	}
 
-	Instant now() {
+	@Override
+	public Instant now() {
 		return jdbc.sql("SELECT UTC_TIMESTAMP(6)").query(LocalDateTime.class).single().toInstant(ZoneOffset.UTC);
 	}
 
-	Optional<KeySlots> keySlots(String key, long id) {
+	@Override
+	public Optional<KeySlots> keySlots(String key, long id) {
 		return jdbc.sql(KEY_SLOTS)
 			.param("key", key)
 			.param("id", id)
@@ -91,11 +94,13 @@ final class MysqlExplain {
 		return jdbc.sql(HOLDERS).param("key", key).param("max", KeySlots.MAX_HOLDERS).query(Long.class).list();
 	}
 
-	long readyAhead(long id, int cap) {
+	@Override
+	public long readyAhead(long id, int cap) {
 		return jdbc.sql(READY_AHEAD).param("id", id).param("cap", cap).query(Long.class).single();
 	}
 
-	Map<String, Integer> runningByOwner(String queue) {
+	@Override
+	public Map<String, Integer> runningByOwner(String queue) {
 		Map<String, Integer> running = new TreeMap<>();
 		jdbc.sql(RUNNING_BY_OWNER).param("queue", queue).query(rs -> {
 			running.put(rs.getString(1), rs.getInt(2));

@@ -2,7 +2,6 @@ package dev.jobqueue.store.mysql;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Set;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -11,11 +10,17 @@ import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
-import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
-/** The reaper's and the pruner's statements on MySQL, and the schema version's look-up. */
-final class MysqlMaintenance {
+/**
+ * The maintenance node's statements on MySQL: the reaper, the pruner, and the maintenance lease
+ * ({@code jobqueue_maintenance}), as on PostgreSQL: one row, taken and renewed by compare-and-set on the database's
+ * clock.
+ */
+final class MysqlMaintenance implements MaintenanceStore {
 
 	/**
 	 * The reaper's read of expired leases (see {@link #reapExpired}): the running rows, a range of the state index as
@@ -32,7 +37,7 @@ final class MysqlMaintenance {
 	 * One expired lease taken back, fenced by its token and still expired. Assignments run left to right on
 	 * MySQL: last_error is the message first, the history's entry reads it, the state reads the attempt before it
 	 * is given back, and finished_at reads the new state. An attempt is given back when the claim was never
-	 * confirmed, at most {@code JobStore.MAX_UNCONFIRMED_REAPS} times per job.
+	 * confirmed, at most {@code MaintenanceStore.MAX_UNCONFIRMED_REAPS} times per job.
 	 */
 	static final String REAP = """
 			UPDATE jobqueue_job FORCE INDEX (PRIMARY)
@@ -86,9 +91,10 @@ final class MysqlMaintenance {
 	 * in id order like the batched completion's, so the two queue up rather than deadlock, and one fenced update per
 	 * locked lease in a batch. The same on servers with and without SKIP LOCKED: a completion that commits first
 	 * wins, and the locking read then no longer finds its row; reapers on several nodes at once take the same
-	 * turns. The locked rows are the reaped ones: the batch's counts are not read (see MysqlLeases.completeAll).
+	 * turns. The locked rows are the reaped ones: the batch's counts are not read (see MysqlOutcomes.completeAll).
 	 */
-	int reapExpired(int limit) {
+	@Override
+	public int reapExpired(int limit) {
 		List<Lease> expired = jdbc.sql(EXPIRED).param("limit", limit).query(MysqlRows::lease).list();
 		if (expired.isEmpty()) {
 			return 0;
@@ -108,7 +114,7 @@ final class MysqlMaintenance {
 			if (!locked.isEmpty()) {
 				named.batchUpdate(REAP, locked.stream()
 					.map(lease -> new MapSqlParameterSource().addValue("maxEntries", AttemptError.MAX_ENTRIES)
-						.addValue("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+						.addValue("maxUnconfirmedReaps", MaintenanceStore.MAX_UNCONFIRMED_REAPS)
 						.addValue("id", lease.jobId())
 						.addValue("token", lease.token()))
 					.toArray(SqlParameterSource[]::new));
@@ -121,24 +127,53 @@ final class MysqlMaintenance {
 	 * At READ COMMITTED: at REPEATABLE READ the range's gap locks would hold up inserts, whose NULL finished time
 	 * sorts into the gap before the oldest finished row.
 	 */
-	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		return transactions.run(() -> jdbc.sql(PRUNE)
-			.param("finishedMicros", MysqlRows.micros(finishedRetention))
-			.param("deadMicros", MysqlRows.micros(deadRetention))
+			.param("finishedMicros", MysqlValues.micros(finishedRetention))
+			.param("deadMicros", MysqlValues.micros(deadRetention))
 			.param("limit", limit)
 			.update());
 	}
 
-	/** information_schema answers for a missing table where a SELECT from it would fail. */
-	OptionalInt schemaVersion() {
-		boolean recorded = jdbc.sql("""
-				SELECT count(*) FROM information_schema.tables
-				WHERE table_schema = DATABASE() AND table_name = 'jobqueue_schema_version'""")
+	/**
+	 * Nothing to do: InnoDB's purge thread removes the old versions of rows as soon as no transaction can read
+	 * them, with no command of ours.
+	 */
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return false;
+	}
+
+	/**
+	 * Taken when there is no row or it expired, renewed when it is the owner's (PostgresMaintenance.holdMaintenance says
+	 * more). The upsert locks the one row, so racing owners take turns; its IFs keep another holder's unexpired
+	 * lease as it is, the holder first, since assignments run left to right and expires_at must still be the
+	 * old one when the holder is decided. Whether {@code owner} holds it is read back right after:
+	 * the drivers count a found row as changed, so the upsert's count cannot tell.
+	 */
+	@Override
+	public boolean holdMaintenance(String owner, Duration lease) {
+		return jdbc.sql("""
+				INSERT INTO jobqueue_maintenance (single, holder, expires_at)
+				VALUES (1, :owner, UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND)
+				ON DUPLICATE KEY UPDATE
+				    holder = IF(holder = VALUES(holder) OR expires_at < UTC_TIMESTAMP(6), VALUES(holder), holder),
+				    expires_at = IF(holder = VALUES(holder), VALUES(expires_at), expires_at)""")
+			.param("owner", owner)
+			.param("leaseMicros", MysqlValues.micros(lease))
+			.update() > 0 && holds(owner);
+	}
+
+	private boolean holds(String owner) {
+		return jdbc.sql("SELECT count(*) FROM jobqueue_maintenance WHERE holder = :owner")
+			.param("owner", owner)
 			.query(Integer.class)
 			.single() > 0;
-		if (!recorded) {
-			return OptionalInt.empty();
-		}
-		return OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single());
+	}
+
+	@Override
+	public void releaseMaintenance(String owner) {
+		jdbc.sql("DELETE FROM jobqueue_maintenance WHERE holder = :owner").param("owner", owner).update();
 	}
 }

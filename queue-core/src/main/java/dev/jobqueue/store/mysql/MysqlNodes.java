@@ -8,12 +8,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Node;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
+import dev.jobqueue.store.NodeStore;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The node registry's statements on MySQL ({@code jobqueue_node}), as on PostgreSQL ({@code PostgresNodes}): each
  * write one statement on the primary key, the times the database's.
  */
-final class MysqlNodes {
+final class MysqlNodes implements NodeStore {
 
 	private final JdbcClient jdbc;
 
@@ -22,7 +24,8 @@ final class MysqlNodes {
 	}
 
 	/** A node that comes back keeps the start time of its row, as on the other databases. */
-	void register(NodeEntry node, Duration staleAfter) {
+	@Override
+	public void registerNode(NodeEntry node, Duration staleAfter) {
 		jdbc.sql("""
 				INSERT INTO jobqueue_node (name, host, version, queues, kinds, started_at, last_seen_at, expires_at)
 				VALUES (:name, :host, :version, :queues, :kinds, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6),
@@ -34,25 +37,28 @@ final class MysqlNodes {
 			.param("version", node.version())
 			.param("queues", NodeJson.queues(node.queues()))
 			.param("kinds", NodeJson.kinds(node.kinds()))
-			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.param("staleMicros", MysqlValues.micros(staleAfter))
 			.update();
 	}
 
-	boolean touch(String name, Duration staleAfter) {
+	@Override
+	public boolean touchNode(String name, Duration staleAfter) {
 		return jdbc.sql("""
 				UPDATE jobqueue_node SET last_seen_at = UTC_TIMESTAMP(6),
 				    expires_at = UTC_TIMESTAMP(6) + INTERVAL :staleMicros MICROSECOND
 				WHERE name = :name""")
 			.param("name", name)
-			.param("staleMicros", MysqlRows.micros(staleAfter))
+			.param("staleMicros", MysqlValues.micros(staleAfter))
 			.update() == 1;
 	}
 
-	void remove(String name) {
+	@Override
+	public void removeNode(String name) {
 		jdbc.sql("DELETE FROM jobqueue_node WHERE name = :name").param("name", name).update();
 	}
 
-	List<Node> live() {
+	@Override
+	public List<Node> liveNodes() {
 		return jdbc.sql("""
 				SELECT name, host, version, queues, kinds, started_at, last_seen_at FROM jobqueue_node
 				WHERE expires_at > UTC_TIMESTAMP(6) ORDER BY name""")
@@ -62,7 +68,8 @@ final class MysqlNodes {
 			.list();
 	}
 
-	int deleteStale() {
+	@Override
+	public int deleteStaleNodes() {
 		return jdbc.sql("DELETE FROM jobqueue_node WHERE expires_at <= UTC_TIMESTAMP(6)").update();
 	}
 }

@@ -7,13 +7,14 @@ import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.PauseScope;
+import dev.jobqueue.store.PauseStore;
 
 /**
  * The pause table's statements on MySQL, as on PostgreSQL ({@code PostgresPauses}): each one statement on the
  * primary key. No notification: other nodes' pollers find a resumed queue at their next poll. The claims read
  * the table in their own statement ({@link MysqlLockingClaim}, {@link MysqlCasClaim}).
  */
-final class MysqlPauses {
+final class MysqlPauses implements PauseStore {
 
 	private final JdbcClient jdbc;
 
@@ -26,7 +27,8 @@ final class MysqlPauses {
 	 * matches neither (INSERT IGNORE meets only the primary key here), so a second pause reports no change and
 	 * keeps the time of the first. Each statement decides alone: of two racing pauses one writes.
 	 */
-	boolean pause(PauseScope scope, String name) {
+	@Override
+	public boolean pause(PauseScope scope, String name) {
 		int resumedRow = jdbc.sql("""
 				UPDATE jobqueue_pause SET paused = TRUE, changed_at = UTC_TIMESTAMP(6)
 				WHERE scope = :scope AND name = :name AND NOT paused""")
@@ -36,7 +38,8 @@ final class MysqlPauses {
 		return resumedRow == 1 || pauseUnlessRecorded(scope, name);
 	}
 
-	boolean resume(PauseScope scope, String name) {
+	@Override
+	public boolean resume(PauseScope scope, String name) {
 		return jdbc.sql("""
 				UPDATE jobqueue_pause SET paused = FALSE, changed_at = UTC_TIMESTAMP(6)
 				WHERE scope = :scope AND name = :name AND paused""")
@@ -46,7 +49,8 @@ final class MysqlPauses {
 	}
 
 	/** IGNORE turns the duplicate primary key of a recorded name, the only refusal this insert can meet, into no row. */
-	boolean pauseUnlessRecorded(PauseScope scope, String name) {
+	@Override
+	public boolean pauseUnlessRecorded(PauseScope scope, String name) {
 		return jdbc.sql("""
 				INSERT IGNORE INTO jobqueue_pause (scope, name, paused, changed_at)
 				VALUES (:scope, :name, TRUE, UTC_TIMESTAMP(6))""")
@@ -55,7 +59,8 @@ final class MysqlPauses {
 			.update() == 1;
 	}
 
-	Map<String, Instant> paused(PauseScope scope) {
+	@Override
+	public Map<String, Instant> paused(PauseScope scope) {
 		Map<String, Instant> paused = new LinkedHashMap<>();
 		jdbc.sql("SELECT name, changed_at FROM jobqueue_pause WHERE scope = :scope AND paused ORDER BY name")
 			.param("scope", scope.name())

@@ -9,6 +9,9 @@ import java.util.TreeSet;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.mysql.support.MysqlTransactions;
+
 /**
  * Hands the slots of concurrency keys to blocked jobs, by the rule of the other databases: a key's slots are held by
  * its ready and running jobs (and dead ones that hold theirs), the first waiting job's limit says how many there
@@ -24,7 +27,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * only (NULL for unkeyed ones, V27), which the key indexes hold: for {@code concurrency_key = :key} they are the
  * row's state and start time.
  */
-final class MysqlPromotions {
+final class MysqlPromotions implements PromotionStore {
 
 	/**
 	 * The key's first waiting job, locked: its limit and rate are the key's. FORCE INDEX, here and in the
@@ -66,7 +69,8 @@ final class MysqlPromotions {
 		this.transactions = transactions;
 	}
 
-	Set<String> promote(Collection<String> keys) {
+	@Override
+	public Set<String> promote(Collection<String> keys) {
 		Set<String> queues = new LinkedHashSet<>();
 		for (String key : new TreeSet<>(keys)) {
 			queues.addAll(transactions.runOwn(() -> promoteKey(key)));
@@ -78,7 +82,8 @@ final class MysqlPromotions {
 	 * The keys with blocked jobs and, by a first count that takes no lock, a free slot; each then promoted as
 	 * {@link #promote} does, counting again under the key's lock. A sweep over a thousand busy keys locks nothing.
 	 */
-	Set<String> promoteWaiting(int maxKeys) {
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
 		List<String> free = jdbc.sql("""
 				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job
 				                               WHERE state = 'blocked' AND concurrency_key IS NOT NULL) w

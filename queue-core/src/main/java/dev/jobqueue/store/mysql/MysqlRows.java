@@ -2,24 +2,21 @@ package dev.jobqueue.store.mysql;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-
-import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * Rows of {@code jobqueue_job} on MySQL as Java values. Times are {@code DATETIME(6)} in UTC, read and bound as
- * {@link LocalDateTime}, which neither driver shifts by the session's or the JVM's time zone.
+ * {@link LocalDateTime} (bound through {@link MysqlValues}), which neither driver shifts by the session's or the JVM's
+ * time zone.
  */
 final class MysqlRows {
 
@@ -29,47 +26,12 @@ final class MysqlRows {
 			lease_expires_at, unique_key, last_error, result, created_at, started_at, finished_at, errors,
 			concurrency_key""";
 
-	private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
-
 	private MysqlRows() {
 	}
 
 	static Instant instant(ResultSet rs, String column) throws SQLException {
 		LocalDateTime time = rs.getObject(column, LocalDateTime.class);
 		return time == null ? null : time.toInstant(ZoneOffset.UTC);
-	}
-
-	/** An instant as the {@code DATETIME(6)} in UTC that stores it; null stays null. */
-	static LocalDateTime utc(Instant instant) {
-		return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-	}
-
-	/**
-	 * An instant as a statement parameter: the text of its {@code DATETIME(6)} in UTC, which the server reads
-	 * exactly, or a typed null. Bound as a time, MySQL Connector/J cut the times of a rewritten batch
-	 * ({@code rewriteBatchedStatements}) to whole seconds (MysqlOtherDriverEnqueueTest).
-	 */
-	static Object parameter(Instant instant) {
-		return instant == null ? new SqlParameterValue(Types.VARCHAR, null) : parameter(utc(instant));
-	}
-
-	/** As {@link #parameter(Instant)}, for a time read from the database. */
-	static String parameter(LocalDateTime utc) {
-		return DATETIME.format(utc);
-	}
-
-	/**
-	 * A duration in microseconds, as {@code INTERVAL … MICROSECOND} takes it; one too long for a long (a retention
-	 * of centuries of centuries) saturates, and its date arithmetic then leaves the range of times and compares as
-	 * NULL, which no row passes.
-	 */
-	static long micros(Duration duration) {
-		try {
-			return Math.addExact(Math.multiplyExact(duration.getSeconds(), 1_000_000L), duration.getNano() / 1000);
-		}
-		catch (ArithmeticException overflow) {
-			return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-		}
 	}
 
 	static Lease lease(ResultSet rs, int row) throws SQLException {

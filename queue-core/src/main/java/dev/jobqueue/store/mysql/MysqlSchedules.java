@@ -8,12 +8,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
  * The statements of recurring jobs on MySQL. Each write names the row's version, a compare-and-set; the row's
  * lock orders racing nodes, and the later ones find the version moved on.
  */
-final class MysqlSchedules {
+final class MysqlSchedules implements ScheduleStore {
 
 	private final JdbcClient jdbc;
 
@@ -27,7 +29,8 @@ final class MysqlSchedules {
 		this.transactions = transactions;
 	}
 
-	List<ScheduleState> schedules() {
+	@Override
+	public List<ScheduleState> schedules() {
 		return jdbc.sql("""
 				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
 			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
@@ -36,7 +39,8 @@ final class MysqlSchedules {
 	}
 
 	/** A new row is an INSERT IGNORE: the only refusal it can meet is the name's primary key, another node's row. */
-	boolean define(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
 				INSERT IGNORE INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
 				VALUES (:name, :timing, :next, 1, UTC_TIMESTAMP(6))""" : """
@@ -46,7 +50,7 @@ final class MysqlSchedules {
 		return jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
-			.param("next", MysqlRows.parameter(nextFireAt))
+			.param("next", MysqlValues.parameter(nextFireAt))
 			.param("version", expectedVersion)
 			.update() == 1;
 	}
@@ -55,15 +59,16 @@ final class MysqlSchedules {
 	 * The row moves first: its lock then holds every other node's firing of the same schedule until this
 	 * transaction ends, and those find the version moved on. The jobs go in with the enqueue's own statements.
 	 */
-	boolean fire(ScheduleFiring firing) {
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
 		return transactions.run(() -> {
 			int advanced = jdbc.sql("""
 					UPDATE jobqueue_schedule
 					SET next_fire_at = :next, last_fire_at = COALESCE(:last, last_fire_at), version = version + 1,
 					    updated_at = UTC_TIMESTAMP(6)
 					WHERE name = :name AND version = :version""")
-				.param("next", MysqlRows.parameter(firing.nextFireAt()))
-				.param("last", MysqlRows.parameter(firing.lastFireAt()))
+				.param("next", MysqlValues.parameter(firing.nextFireAt()))
+				.param("last", MysqlValues.parameter(firing.lastFireAt()))
 				.param("name", firing.name())
 				.param("version", firing.version())
 				.update();

@@ -3,17 +3,24 @@ package dev.jobqueue.store.mysql;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.FinishedMinute;
+import dev.jobqueue.store.JobCounts;
+import dev.jobqueue.store.TableHealth;
+import dev.jobqueue.store.TelemetryStore;
 
 /**
- * The wait of each queue's oldest due job and the finished jobs per minute, read as on PostgreSQL
+ * The counts by queue and state, the wait of each queue's oldest due job and the finished jobs per minute, read as on PostgreSQL
  * ({@code PostgresTelemetry}). InnoDB purges old row versions itself: there is no table health to read.
  */
-final class MysqlTelemetry {
+final class MysqlTelemetry implements TelemetryStore {
 
 	/**
 	 * One probe of the claim index per priority (0 - 9 by the column's check), the first entry of each in run_at
@@ -48,17 +55,61 @@ final class MysqlTelemetry {
 		this.jdbc = jdbc;
 	}
 
-	Duration oldestReadyAge(String queue) {
+	@Override
+	public Duration oldestReadyAge(String queue) {
 		return Duration.ofNanos(jdbc.sql(OLDEST_READY).param("queue", queue).query(Long.class).single() * 1000);
 	}
 
-	List<FinishedMinute> finishedPerMinute(int minutes) {
+	@Override
+	public List<FinishedMinute> finishedPerMinute(int minutes) {
 		return jdbc.sql(FINISHED_PER_MINUTE)
-			.param("minutes", minutes)
+			.param("minutes", FinishedMinute.checkMinutes(minutes))
 			.param("cap", FinishedMinute.CAP)
 			.query((rs, row) -> new FinishedMinute(rs.getString(1),
 					LocalDateTime.parse(rs.getString(2).replace(' ', 'T')).toInstant(ZoneOffset.UTC), rs.getLong(3),
 					rs.getLong(4), rs.getLong(5)))
 			.list();
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return JobCounts.query(jdbc, JobCounts.UNFINISHED);
+	}
+
+	/**
+	 * The counts on MySQL: {@link JobCounts#UNFINISHED} as on the other databases, through the
+	 * (state, queue, id) index; the finished states in two steps, as MySQL's recursive CTEs may not name themselves
+	 * in a subquery, which the shared loose scan does. The queues that have finished jobs of a state come from a
+	 * loose scan of that index (MySQL's "index for group-by", one descent per queue), then each (queue, state) is
+	 * counted up to {@link JobCounts#FINISHED_CAP} entries of it.
+	 */
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		Map<String, Map<JobState, Long>> counts = countUnfinishedByQueue();
+		List<QueueState> finished = jdbc.sql("""
+				SELECT state, queue FROM jobqueue_job WHERE state IN ('succeeded', 'cancelled', 'dead')
+				GROUP BY state, queue""")
+			.query((rs, row) -> new QueueState(rs.getString("queue"), JobState.valueOf(rs.getString("state"))))
+			.list();
+		for (QueueState each : finished) {
+			long n = jdbc.sql("""
+					SELECT count(*) FROM (SELECT 1 FROM jobqueue_job WHERE state = :state AND queue = :queue LIMIT :cap) capped""")
+				.param("state", each.state().name())
+				.param("queue", each.queue())
+				.param("cap", JobCounts.FINISHED_CAP)
+				.query(Long.class)
+				.single();
+			counts.computeIfAbsent(each.queue(), q -> new EnumMap<>(JobState.class)).put(each.state(), n);
+		}
+		return counts;
+	}
+
+	/** InnoDB purges old row versions itself; there is no dead-row count or vacuum to report. */
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.empty();
+	}
+
+	private record QueueState(String queue, JobState state) {
 	}
 }

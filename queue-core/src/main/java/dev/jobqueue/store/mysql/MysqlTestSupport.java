@@ -6,9 +6,11 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.store.TestHooks;
+import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
-final class MysqlTestSupport {
+final class MysqlTestSupport implements TestHooks {
 
 	private final JdbcClient jdbc;
 
@@ -16,11 +18,13 @@ final class MysqlTestSupport {
 		this.jdbc = jdbc;
 	}
 
-	long newestId() {
+	@Override
+	public long newestId() {
 		return jdbc.sql("SELECT COALESCE(max(id), 0) FROM jobqueue_job").query(Long.class).single();
 	}
 
-	List<Job> findNewerThan(long id, int limit) {
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
 		return jdbc.sql("""
 				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
 				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
@@ -33,10 +37,11 @@ final class MysqlTestSupport {
 	}
 
 	/** Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why). */
-	int bringReadyForward(Duration by) {
+	@Override
+	public int bringReadyForward(Duration by) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job SET run_at = run_at - INTERVAL :micros MICROSECOND WHERE state IN ('ready', 'blocked')""")
-			.param("micros", MysqlRows.micros(by))
+			.param("micros", MysqlValues.micros(by))
 			.update();
 	}
 }

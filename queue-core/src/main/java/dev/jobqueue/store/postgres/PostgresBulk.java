@@ -8,14 +8,15 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
+import dev.jobqueue.store.OperatorWrites;
 
 /**
- * The operator's bulk operations on PostgreSQL: each changes a batch of jobs named by id in one statement,
+ * The operator's writes on PostgreSQL: a cancel and a retry of a dead job, and the bulk operations, each changes a batch of jobs named by id in one statement,
  * under the same conditions as its one-job form, so that the state machine and the fencing hold row by row.
  * Each locks its rows in id order first ({@code ORDER BY id FOR UPDATE}): two batches that overlap then
  * wait for each other instead of deadlocking, and a claim, which skips locked rows, passes them over.
  */
-final class PostgresBulk {
+final class PostgresBulk implements OperatorWrites {
 
 	private final JdbcClient jdbc;
 
@@ -27,12 +28,13 @@ final class PostgresBulk {
 	}
 
 	/**
-	 * As {@code PostgresMaintenance.retryDead}, row by row: a job with a concurrency key goes back to blocked,
+	 * As {@link #retryDead}, row by row: a job with a concurrency key goes back to blocked,
 	 * and a dead job whose unique key an unfinished job holds stays dead. The second NOT EXISTS keeps all but
 	 * the newest of the batch's dead jobs of one kind and key dead: retried together they would all pass the
 	 * first, which reads the statement's snapshot, and the unique index would refuse the second.
 	 */
-	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job j
 				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
@@ -54,10 +56,11 @@ final class PostgresBulk {
 	}
 
 	/**
-	 * As {@code PostgresHandlerControl.cancel}, row by row: a running job keeps its lease token, so that its
+	 * As {@link #cancel}, row by row: a running job keeps its lease token, so that its
 	 * worker learns of the cancel, and the state change alone fences off that worker's outcome.
 	 */
-	List<ChangedJob> cancelAll(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL
@@ -71,7 +74,8 @@ final class PostgresBulk {
 	}
 
 	/** Finished jobs only; a dead one that held its key's slot frees it, which the caller's promotion hands on. */
-	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return jdbc.sql("""
 				DELETE FROM jobqueue_job
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
@@ -84,5 +88,54 @@ final class PostgresBulk {
 
 	private static ChangedJob changed(ResultSet rs, int row) throws SQLException {
 		return new ChangedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("concurrency_key"));
+	}
+
+	/**
+	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled});
+	 * the state change alone fences off that worker's outcome, which every write checks. Awaiters hear of it
+	 * on jobqueue_finished, as of every job that finishes.
+	 */
+	@Override
+	public boolean cancel(long id) {
+		return !jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL,
+				    lease_expires_at = NULL
+				WHERE id = :id
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+			.param("id", id)
+			.param("notify", notify)
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
+	}
+
+	@Override
+	public boolean retryDead(long id) {
+		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
+		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
+		// break the unique index, and its error would abort the caller's transaction.
+		String sql = notify ? """
+				WITH retried AS (
+				    UPDATE jobqueue_job j
+				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				        finished_at = NULL
+				    WHERE id = :id AND state = 'dead'
+				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                        AND holder.state IN ('blocked', 'ready', 'running'))
+				    RETURNING queue
+				)
+				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
+				UPDATE jobqueue_job j
+				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				        finished_at = NULL
+				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                    AND holder.state IN ('blocked', 'ready', 'running'))
+				RETURNING queue""";
+		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
 }

@@ -16,7 +16,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.postgres.support.PostgresJobCopy;
+import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
 
 /**
  * The insert statements of the PostgreSQL store. When it notifies, a job due now has its queue notified
@@ -28,7 +31,7 @@ import dev.jobqueue.store.NewJob;
  * and be overdue by the time it commits. Whether a job is due now, which decides the notification, is
  * asked of the database too, never of this JVM's clock.
  */
-final class PostgresEnqueue {
+final class PostgresEnqueue implements EnqueueStore {
 
 	private final JdbcClient jdbc;
 
@@ -46,7 +49,8 @@ final class PostgresEnqueue {
 		this.notifier = notifier;
 	}
 
-	EnqueueResult enqueue(NewJob job) {
+	@Override
+	public EnqueueResult enqueue(NewJob job) {
 		while (true) {
 			Optional<Long> inserted = insert(job);
 			if (inserted.isPresent()) {
@@ -93,7 +97,8 @@ final class PostgresEnqueue {
 	 * that the batch commits or rolls back whole: a savepoint inside the caller's transaction, else a
 	 * transaction of its own.
 	 */
-	List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
+	@Override
+	public List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}

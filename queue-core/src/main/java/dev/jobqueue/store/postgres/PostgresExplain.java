@@ -9,13 +9,14 @@ import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
 
 /**
  * The reads behind {@code JobQueue.explain} on PostgreSQL: each through the partial index that holds the rows it
  * asks about, so that explaining one job never scans the table's finished rows.
  */
-final class PostgresExplain {
+final class PostgresExplain implements ExplainReads {
 
 	private final JdbcClient jdbc;
 
@@ -23,7 +24,8 @@ final class PostgresExplain {
 		this.jdbc = jdbc;
 	}
 
-	Instant now() {
+	@Override
+	public Instant now() {
 		return jdbc.sql("SELECT now()").query((rs, row) -> PostgresRows.instant(rs, 1)).single();
 	}
 
@@ -31,7 +33,8 @@ final class PostgresExplain {
 	 * Counted as jobqueue_promote counts (V23): the first waiting job's limit and rate, the holders through the
 	 * slot index, recent starts through the rate index, the waiting jobs before this one through the blocked index.
 	 */
-	Optional<KeySlots> keySlots(String key, long id) {
+	@Override
+	public Optional<KeySlots> keySlots(String key, long id) {
 		return jdbc.sql("""
 				SELECT f.concurrency_limit, f.concurrency_rate_millis,
 				       (SELECT count(*) FROM jobqueue_job h
@@ -78,7 +81,8 @@ final class PostgresExplain {
 	 * The row comparison in the ready index's order walks that index from the queue's first entry to the job's,
 	 * and the LIMIT bounds the walk for a job deep in a backlog.
 	 */
-	long readyAhead(long id, int cap) {
+	@Override
+	public long readyAhead(long id, int cap) {
 		return jdbc.sql("""
 				SELECT count(*) FROM (
 				    SELECT 1 FROM jobqueue_job a, jobqueue_job j
@@ -92,7 +96,8 @@ final class PostgresExplain {
 	}
 
 	/** Running rows are those with a lease expiry, which the reaper's index holds. */
-	Map<String, Integer> runningByOwner(String queue) {
+	@Override
+	public Map<String, Integer> runningByOwner(String queue) {
 		Map<String, Integer> running = new TreeMap<>();
 		jdbc.sql("""
 				SELECT lease_owner, count(*) FROM jobqueue_job

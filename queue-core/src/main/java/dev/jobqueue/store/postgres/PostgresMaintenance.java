@@ -1,79 +1,32 @@
 package dev.jobqueue.store.postgres;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.jobqueue.Job;
 import dev.jobqueue.Job.AttemptError;
-import dev.jobqueue.JobState;
-import dev.jobqueue.store.JobCounts;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
-/** The PostgreSQL statements outside the hot path: look-ups, operator actions, reaper, pruner, counts. */
-final class PostgresMaintenance {
+/**
+ * The maintenance node's statements on PostgreSQL: the reaper, the pruner, the vacuum ({@link PostgresVacuum}) and
+ * the maintenance lease ({@code jobqueue_maintenance}, V22). The lease is one row, taken and renewed by
+ * compare-and-set on the database's clock, each a statement of its own in auto-commit, so that no session state
+ * outlives it (PgBouncer's transaction pooling hands the connection on after it).
+ */
+final class PostgresMaintenance implements MaintenanceStore {
 
 	private final JdbcClient jdbc;
 
-	private final boolean notify;
+	private final PostgresVacuum vacuum;
 
-	PostgresMaintenance(JdbcClient jdbc, boolean notify) {
+	PostgresMaintenance(JdbcClient jdbc, PostgresVacuum vacuum) {
 		this.jdbc = jdbc;
-		this.notify = notify;
+		this.vacuum = vacuum;
 	}
 
-	Optional<Job> find(long id) {
-		return jdbc.sql("""
-				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
-				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
-				       created_at, started_at, finished_at, errors::text AS errors, concurrency_key
-				FROM jobqueue_job WHERE id = :id""")
-			.param("id", id)
-			.query(PostgresRows::job)
-			.optional();
-	}
-
-	boolean retryDead(long id) {
-		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
-		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
-		// break the unique index, and its error would abort the caller's transaction.
-		String sql = notify ? """
-				WITH retried AS (
-				    UPDATE jobqueue_job j
-				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
-				        finished_at = NULL
-				    WHERE id = :id AND state = 'dead'
-				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                        AND holder.state IN ('blocked', 'ready', 'running'))
-				    RETURNING queue
-				)
-				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
-				UPDATE jobqueue_job j
-				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
-				        finished_at = NULL
-				WHERE id = :id AND state = 'dead'
-				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                    AND holder.state IN ('blocked', 'ready', 'running'))
-				RETURNING queue""";
-		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
-	}
-
-	Optional<Long> holderOfUniqueKey(long id) {
-		return jdbc.sql("""
-				SELECT holder.id FROM jobqueue_job job
-				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
-				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
-			.param("id", id)
-			.query(Long.class)
-			.optional();
-	}
-
-	int reapExpired(int limit) {
+	@Override
+	public int reapExpired(int limit) {
 		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the
 		// reaper against a completion of the same row: whichever commits first wins, and the loser's
 		// re-checked WHERE (state = 'running', lease still expired) matches nothing. A reaped attempt stays
@@ -108,12 +61,13 @@ final class PostgresMaintenance {
 				FROM expired
 				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""")
 			.param("limit", limit)
-			.param("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+			.param("maxUnconfirmedReaps", MaintenanceStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update();
 	}
 
-	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// Oldest first, through the partial index over finished rows, so each batch reads no more rows
 		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim. The
 		// shorter retention bounds the index scan (the per-state cutoff alone cannot, so with nothing to
@@ -136,18 +90,30 @@ final class PostgresMaintenance {
 			.update();
 	}
 
-	Map<String, Map<JobState, Long>> countByQueueAndState() {
-		return JobCounts.everyState(jdbc);
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return vacuum.vacuumIfBloated(deadRowThreshold);
 	}
 
-	Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
-		return JobCounts.query(jdbc, JobCounts.UNFINISHED);
+	@Override
+	public boolean holdMaintenance(String owner, Duration lease) {
+		// The insert takes the row when there is none (first start, or a holder that released it). Otherwise
+		// DO UPDATE locks the row and checks its WHERE on the version it locked, so of two nodes taking an
+		// expired lease at once one updates and the other, once the first committed, sees it held and changes
+		// nothing. The holder renews by the same statement; a holder whose lease expired and was taken finds
+		// the row someone else's and stops maintaining.
+		return jdbc.sql("""
+				INSERT INTO jobqueue_maintenance AS m (single, holder, expires_at)
+				VALUES (true, :owner, now() + :leaseMillis * interval '1 millisecond')
+				ON CONFLICT (single) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+				WHERE m.holder = excluded.holder OR m.expires_at < now()""")
+			.param("owner", owner)
+			.param("leaseMillis", lease.toMillis())
+			.update() == 1;
 	}
 
-	/** to_regclass answers null for a missing table where a SELECT from it would fail the transaction. */
-	OptionalInt schemaVersion() {
-		boolean recorded = jdbc.sql("SELECT to_regclass('jobqueue_schema_version') IS NOT NULL").query(Boolean.class).single();
-		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
-				: OptionalInt.empty();
+	@Override
+	public void releaseMaintenance(String owner) {
+		jdbc.sql("DELETE FROM jobqueue_maintenance WHERE holder = :owner").param("owner", owner).update();
 	}
 }

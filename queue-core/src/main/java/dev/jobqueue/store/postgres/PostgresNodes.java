@@ -8,13 +8,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Node;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
+import dev.jobqueue.store.NodeStore;
 
 /**
  * The node registry's statements on PostgreSQL ({@code jobqueue_node}, V24): each one statement on the primary key
  * or, for the readers and the maintenance node's delete, over a table of one row per node. Times are the
  * database's, so a node is stale by the same clock for every reader.
  */
-final class PostgresNodes {
+final class PostgresNodes implements NodeStore {
 
 	private final JdbcClient jdbc;
 
@@ -22,7 +23,8 @@ final class PostgresNodes {
 		this.jdbc = jdbc;
 	}
 
-	void register(NodeEntry node, Duration staleAfter) {
+	@Override
+	public void registerNode(NodeEntry node, Duration staleAfter) {
 		// A node that comes back after its row was deleted as stale writes it again, with a new start.
 		jdbc.sql("""
 				INSERT INTO jobqueue_node (name, host, version, queues, kinds, started_at, last_seen_at, expires_at)
@@ -39,7 +41,8 @@ final class PostgresNodes {
 			.update();
 	}
 
-	boolean touch(String name, Duration staleAfter) {
+	@Override
+	public boolean touchNode(String name, Duration staleAfter) {
 		return jdbc.sql("""
 				UPDATE jobqueue_node SET last_seen_at = now(), expires_at = now() + :staleMillis * interval '1 millisecond'
 				WHERE name = :name""")
@@ -48,11 +51,13 @@ final class PostgresNodes {
 			.update() == 1;
 	}
 
-	void remove(String name) {
+	@Override
+	public void removeNode(String name) {
 		jdbc.sql("DELETE FROM jobqueue_node WHERE name = :name").param("name", name).update();
 	}
 
-	List<Node> live() {
+	@Override
+	public List<Node> liveNodes() {
 		return jdbc.sql("""
 				SELECT name, host, version, queues, kinds, started_at, last_seen_at FROM jobqueue_node
 				WHERE expires_at > now() ORDER BY name""")
@@ -62,7 +67,8 @@ final class PostgresNodes {
 			.list();
 	}
 
-	int deleteStale() {
+	@Override
+	public int deleteStaleNodes() {
 		return jdbc.sql("DELETE FROM jobqueue_node WHERE expires_at <= now()").update();
 	}
 }

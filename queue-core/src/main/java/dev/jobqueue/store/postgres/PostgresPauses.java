@@ -7,13 +7,14 @@ import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.PauseScope;
+import dev.jobqueue.store.PauseStore;
 
 /**
  * The pause table's statements on PostgreSQL. Each is one statement on the primary key, so concurrent
  * pauses and resumes of one name serialize on its row and each answers whether it changed the state. The
- * claim reads the table in the same statement that picks jobs ({@link PostgresExecution}).
+ * claim reads the table in the same statement that picks jobs ({@link PostgresClaims}).
  */
-final class PostgresPauses {
+final class PostgresPauses implements PauseStore {
 
 	private final JdbcClient jdbc;
 
@@ -24,7 +25,8 @@ final class PostgresPauses {
 		this.notify = notify;
 	}
 
-	boolean pause(PauseScope scope, String name) {
+	@Override
+	public boolean pause(PauseScope scope, String name) {
 		// The WHERE of DO UPDATE leaves a paused row as it is, so a second pause reports no change and keeps
 		// the time of the first.
 		return jdbc.sql("""
@@ -41,7 +43,8 @@ final class PostgresPauses {
 	 * A resumed queue notifies its listeners as an enqueue does, in the same statement, so the pollers of
 	 * other nodes wake when the resume commits rather than at their next poll.
 	 */
-	boolean resume(PauseScope scope, String name) {
+	@Override
+	public boolean resume(PauseScope scope, String name) {
 		return !jdbc.sql("""
 				UPDATE jobqueue_pause SET paused = false, changed_at = statement_timestamp()
 				WHERE scope = :scope AND name = :name AND paused
@@ -54,7 +57,8 @@ final class PostgresPauses {
 			.isEmpty();
 	}
 
-	boolean pauseUnlessRecorded(PauseScope scope, String name) {
+	@Override
+	public boolean pauseUnlessRecorded(PauseScope scope, String name) {
 		return jdbc.sql("""
 				INSERT INTO jobqueue_pause (scope, name, paused, changed_at)
 				VALUES (:scope, :name, true, statement_timestamp())
@@ -64,7 +68,8 @@ final class PostgresPauses {
 			.update() == 1;
 	}
 
-	Map<String, Instant> paused(PauseScope scope) {
+	@Override
+	public Map<String, Instant> paused(PauseScope scope) {
 		Map<String, Instant> paused = new LinkedHashMap<>();
 		jdbc.sql("SELECT name, changed_at FROM jobqueue_pause WHERE scope = :scope AND paused ORDER BY name")
 			.param("scope", scope.name())

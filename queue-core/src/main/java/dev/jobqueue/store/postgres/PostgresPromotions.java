@@ -10,13 +10,16 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
+
 /**
  * Hands the slots of concurrency keys to blocked jobs through {@code jobqueue_promote} (V15), which takes each
  * key's lock, counts its slots after the lock is held, and promotes the first waiting jobs; the function's
  * comment says why it is safe across nodes. Promoted jobs have their queue notified like new ones, after the
  * promotion commits ({@link PostgresReadyNotifier}).
  */
-final class PostgresPromotions {
+final class PostgresPromotions implements PromotionStore {
 
 	private final JdbcClient jdbc;
 
@@ -38,14 +41,15 @@ final class PostgresPromotions {
 	}
 
 	/**
-	 * Commits asynchronously, as the claim and the batched completion do ({@code PostgresExecution}): one
+	 * Commits asynchronously, as the claim and the batched completion do ({@code PostgresClaims}, {@code PostgresOutcomes}): one
 	 * promotion follows every batch of finished keyed jobs, and its synchronous commit waited for a WAL flush
 	 * each time, with the completions queued behind it on the WAL. A crash can lose the last promotions, which leaves their jobs blocked and their slots free, for the
 	 * next sweep: nothing runs twice and no limit is exceeded. Whatever acted on a promotion (a claim of the
 	 * job, the key's next promotion) committed after it, so its WAL record comes later and is never kept
 	 * without it.
 	 */
-	Set<String> promote(Collection<String> keys) {
+	@Override
+	public Set<String> promote(Collection<String> keys) {
 		if (keys.isEmpty()) {
 			return Set.of();
 		}
@@ -64,7 +68,8 @@ final class PostgresPromotions {
 	 * the next, since PostgreSQL has no skip scan), and only those with a free slot by a first, unlocked count
 	 * go to the function, which counts again under the lock: a sweep over a thousand busy keys takes no lock.
 	 */
-	Set<String> promoteWaiting(int maxKeys) {
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
 		return notifyAfterCommit(jdbc.sql("""
 				WITH RECURSIVE waiting (concurrency_key) AS (
 				    (SELECT concurrency_key FROM jobqueue_job WHERE state = 'blocked' ORDER BY concurrency_key LIMIT 1)

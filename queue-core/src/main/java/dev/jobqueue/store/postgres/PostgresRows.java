@@ -5,10 +5,16 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.ErrorHistory;
+import dev.jobqueue.store.Lease;
 
 /** Reading and binding the values PostgreSQL statements exchange: timestamps and whole jobs. */
 final class PostgresRows {
@@ -37,5 +43,20 @@ final class PostgresRows {
 				instant(rs, "lease_expires_at"), rs.getString("unique_key"), rs.getString("last_error"),
 				rs.getString("result"), instant(rs, "created_at"), instant(rs, "started_at"),
 				instant(rs, "finished_at"), ErrorHistory.parse(rs.getString("errors")), rs.getString("concurrency_key"));
+	}
+
+	/**
+	 * The batch's entries in job id order, one per job: should a job appear twice, under two leases,
+	 * only the newer token can still hold (tokens only grow), so the older entry is left out and
+	 * reported lost. The id array is then sorted and free of repeats, which the batch lookup (see the
+	 * class comment) needs.
+	 */
+	static <T> List<T> newestPerJob(Collection<T> entries, Function<T, Lease> leaseOf) {
+		Map<Long, T> newest = new TreeMap<>();
+		for (T entry : entries) {
+			newest.merge(leaseOf.apply(entry).jobId(), entry,
+					(a, b) -> leaseOf.apply(a).token() >= leaseOf.apply(b).token() ? a : b);
+		}
+		return List.copyOf(newest.values());
 	}
 }

@@ -11,13 +11,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.ScheduleStore;
 
 /**
  * The statements of recurring jobs on PostgreSQL. Each write names the row's version, a compare-and-set:
  * when nodes race, one update matches and the others, re-checking their {@code WHERE} once the winner's row
  * lock is gone, match nothing.
  */
-final class PostgresSchedules {
+final class PostgresSchedules implements ScheduleStore {
 
 	private final JdbcClient jdbc;
 
@@ -31,7 +32,8 @@ final class PostgresSchedules {
 		this.transactions = new BatchTransactions(dataSource);
 	}
 
-	List<ScheduleState> schedules() {
+	@Override
+	public List<ScheduleState> schedules() {
 		return jdbc.sql("""
 				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
 			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
@@ -40,7 +42,8 @@ final class PostgresSchedules {
 			.list();
 	}
 
-	boolean define(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
 				INSERT INTO jobqueue_schedule (name, timing, next_fire_at, version)
 				VALUES (:name, :timing, CAST(:next AS timestamptz), 1)
@@ -61,7 +64,8 @@ final class PostgresSchedules {
 	 * transaction ends, and those find the version moved on. The jobs go in with the enqueue's own
 	 * statements, notifications included, so they commit, and wake the workers, with the row.
 	 */
-	boolean fire(ScheduleFiring firing) {
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
 		return transactions.run(() -> {
 			int advanced = jdbc.sql("""
 					UPDATE jobqueue_schedule

@@ -2,19 +2,23 @@ package dev.jobqueue.store.postgres;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.OperatorReads;
 
 /**
- * The search of jobs on PostgreSQL: ids newest first, by keyset ({@code id < :before}), then the rows of a
+ * The operator's reads on PostgreSQL: a job by id, the holder of a unique key, the schema version, and the
+ * search of jobs: ids newest first, by keyset ({@code id < :before}), then the rows of a
  * page by id. Each unset filter is a parameter that is null, and {@code CAST(:x AS …) IS NULL OR …} folds
  * away in the plan made for the values bound, so a set filter is an index condition where an index has it.
  */
-final class PostgresSearch {
+final class PostgresSearch implements OperatorReads {
 
 	/**
 	 * When every state asked for is a finished one. The literal {@code state IN (…)} is the predicate of the
@@ -63,7 +67,8 @@ final class PostgresSearch {
 		this.jdbc = jdbc;
 	}
 
-	List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
 		return jdbc.sql(query.onlyFinished() ? FINISHED : ANY)
 			.param("states", query.states().stream().map(JobState::name).toList())
 			.param("before", beforeId)
@@ -79,7 +84,8 @@ final class PostgresSearch {
 			.list();
 	}
 
-	List<Job> findAll(Collection<Long> ids) {
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
 		if (ids.isEmpty()) {
 			return List.of();
 		}
@@ -91,5 +97,36 @@ final class PostgresSearch {
 			.param("ids", ids.toArray(Long[]::new))
 			.query(PostgresRows::job)
 			.list();
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return jdbc.sql("""
+				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
+				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
+				       created_at, started_at, finished_at, errors::text AS errors, concurrency_key
+				FROM jobqueue_job WHERE id = :id""")
+			.param("id", id)
+			.query(PostgresRows::job)
+			.optional();
+	}
+
+	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job job
+				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional();
+	}
+
+	/** to_regclass answers null for a missing table where a SELECT from it would fail the transaction. */
+	@Override
+	public OptionalInt schemaVersion() {
+		boolean recorded = jdbc.sql("SELECT to_regclass('jobqueue_schema_version') IS NOT NULL").query(Boolean.class).single();
+		return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
+				: OptionalInt.empty();
 	}
 }

@@ -2,19 +2,23 @@ package dev.jobqueue.store.postgres;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.FinishedMinute;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.TableHealth;
+import dev.jobqueue.store.TelemetryStore;
 
 /**
- * The reads behind the queue-health meters and thresholds: the wait of each queue's oldest due job, from the
+ * The reads behind the counts by queue and state ({@link JobCounts}), and the queue-health meters and thresholds: the wait of each queue's oldest due job, from the
  * ready index; the job table's dead rows, its last vacuum and what holds the xmin horizon back, from the
  * statistics views, which are shared memory, not the table.
  */
-final class PostgresTelemetry {
+final class PostgresTelemetry implements TelemetryStore {
 
 	/**
 	 * The claim's own walk of the ready index (one probe per priority, 0 - 9 by the column's CHECK, the first
@@ -84,24 +88,37 @@ final class PostgresTelemetry {
 		this.jdbc = jdbc;
 	}
 
-	Duration oldestReadyAge(String queue) {
+	@Override
+	public Duration oldestReadyAge(String queue) {
 		return Duration.ofMillis(jdbc.sql(OLDEST_READY).param("queue", queue).query(Long.class).single());
 	}
 
-	List<FinishedMinute> finishedPerMinute(int minutes) {
+	@Override
+	public List<FinishedMinute> finishedPerMinute(int minutes) {
 		return jdbc.sql(FINISHED_PER_MINUTE)
-			.param("minutes", minutes)
+			.param("minutes", FinishedMinute.checkMinutes(minutes))
 			.param("cap", FinishedMinute.CAP)
 			.query((rs, row) -> new FinishedMinute(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getLong(3),
 					rs.getLong(4), rs.getLong(5)))
 			.list();
 	}
 
-	TableHealth tableHealth() {
-		return jdbc.sql(TABLE_HEALTH).query((rs, row) -> {
+	@Override
+	public Optional<TableHealth> tableHealth() {
+		return Optional.of(jdbc.sql(TABLE_HEALTH).query((rs, row) -> {
 			long sinceVacuum = rs.getLong(2);
 			Optional<Duration> vacuumed = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofMillis(sinceVacuum));
 			return new TableHealth(rs.getLong(1), vacuumed, Duration.ofMillis(rs.getLong(3)), rs.getLong(4));
-		}).single();
+		}).single());
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countByQueueAndState() {
+		return JobCounts.everyState(jdbc);
+	}
+
+	@Override
+	public Map<String, Map<JobState, Long>> countUnfinishedByQueue() {
+		return JobCounts.query(jdbc, JobCounts.UNFINISHED);
 	}
 }

@@ -6,9 +6,10 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.store.TestHooks;
 
 /** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
-final class PostgresTestSupport {
+final class PostgresTestSupport implements TestHooks {
 
 	private final JdbcClient jdbc;
 
@@ -16,12 +17,14 @@ final class PostgresTestSupport {
 		this.jdbc = jdbc;
 	}
 
-	long newestId() {
+	@Override
+	public long newestId() {
 		// A backward step on the primary key's index, however large the table.
 		return jdbc.sql("SELECT COALESCE(max(id), 0) FROM jobqueue_job").query(Long.class).single();
 	}
 
-	List<Job> findNewerThan(long id, int limit) {
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
 		return jdbc.sql("""
 				SELECT id, queue, kind, payload::text AS payload, payload_version, state, priority, run_at, attempt,
 				       max_attempts, lease_owner, lease_expires_at, unique_key, last_error, result::text AS result,
@@ -33,7 +36,8 @@ final class PostgresTestSupport {
 			.list();
 	}
 
-	int bringReadyForward(Duration by) {
+	@Override
+	public int bringReadyForward(Duration by) {
 		// Every ready job moves by the same amount, those due already included, so that the claim order
 		// (priority, run_at, id) stays what it would have been once that much time had passed. Blocked jobs
 		// move too: their run_at is their due time once promoted (the later of it and the promotion's now).

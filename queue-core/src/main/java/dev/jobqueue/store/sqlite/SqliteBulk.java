@@ -8,13 +8,15 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
+import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The operator's bulk operations on SQLite, as on PostgreSQL ({@code PostgresBulk}): a batch of jobs named by
  * id, changed in one statement under the conditions of the one-job form. One statement holds the write lock
  * once for the whole batch, which is why a batch is bounded: a claim waits for it.
  */
-final class SqliteBulk {
+final class SqliteBulk implements OperatorWrites {
 
 	private final JdbcClient jdbc;
 
@@ -26,10 +28,11 @@ final class SqliteBulk {
 	}
 
 	/**
-	 * As {@code SqliteJobStore.retryDead}, row by row; the second NOT EXISTS retries only the newest of the
+	 * As {@link #retryDead}, row by row; the second NOT EXISTS retries only the newest of the
 	 * batch's dead jobs of one kind and unique key, which then holds the key (PostgresBulk says why).
 	 */
-	List<ChangedJob> retryDeadAll(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
 		return statements.write("retry dead jobs", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
@@ -48,8 +51,9 @@ final class SqliteBulk {
 			.list());
 	}
 
-	/** As {@code SqliteHandlerControl.cancel}, row by row: a running job keeps its lease token for its worker. */
-	List<ChangedJob> cancelAll(Collection<Long> ids) {
+	/** As {@link #cancel}, row by row: a running job keeps its lease token for its worker. */
+	@Override
+	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		return statements.write("cancel jobs", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
@@ -62,7 +66,8 @@ final class SqliteBulk {
 			.list());
 	}
 
-	List<ChangedJob> deleteFinished(Collection<Long> ids) {
+	@Override
+	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return statements.write("delete finished jobs", () -> jdbc.sql("""
 				DELETE FROM jobqueue_job
 				WHERE id IN (SELECT value FROM json_each(:ids)) AND state IN ('succeeded', 'cancelled', 'dead')
@@ -74,5 +79,35 @@ final class SqliteBulk {
 
 	private static ChangedJob changed(ResultSet rs, int row) throws SQLException {
 		return new ChangedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("concurrency_key"));
+	}
+
+	/**
+	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled});
+	 * the state change alone fences off that worker's outcome, which every write checks.
+	 */
+	@Override
+	public boolean cancel(long id) {
+		return statements.write("cancel", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				    lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id
+				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))""")
+			.param("id", id)
+			.update()) == 1;
+	}
+
+	@Override
+	public boolean retryDead(long id) {
+		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
+		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
+		return statements.write("retry dead", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), finished_at = NULL
+				WHERE id = :id AND state = 'dead'
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
+				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.state IN ('blocked', 'ready', 'running'))""").param("id", id).update()) == 1;
 	}
 }

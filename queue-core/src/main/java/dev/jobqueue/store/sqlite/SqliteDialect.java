@@ -5,29 +5,76 @@ import java.util.Collection;
 
 import javax.sql.DataSource;
 
+import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
+import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.Dialect;
+import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.WakeupSource;
+import dev.jobqueue.store.sqlite.support.SqliteBusyRetry;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
+import dev.jobqueue.store.sqlite.support.SqliteDataSources;
+import dev.jobqueue.store.sqlite.support.SqliteMigrationLock;
+import dev.jobqueue.store.sqlite.support.SqliteQueueDataSource;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
-/** SQLite: claims under {@code BEGIN IMMEDIATE}, wakeups by watching the file's data version. */
+/**
+ * SQLite: claims under {@code BEGIN IMMEDIATE}, wakeups by watching the file's data version. The statements run on
+ * the connections {@link SqliteDataSources#forQueue} prepares (WAL, busy timeout, immediate transactions). Every
+ * time is the database's clock, {@code unixepoch('subsec')}, in epoch milliseconds: the processes sharing a database
+ * file share a machine, and through SQLite they share one clock reading per statement.
+ */
 public final class SqliteDialect implements Dialect {
+
+	public static final String VENDOR = "sqlite";
+
+	/** The store on {@code dataSource}; switches the database to WAL, and fails when it cannot be. */
+	public static JobStore jobStore(DataSource dataSource) {
+		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
+		JdbcClient jdbc = JdbcClient.create(queue);
+		SqliteStatements statements = new SqliteStatements(queue);
+		BatchTransactions transactions = new BatchTransactions(queue);
+		SqliteEnqueue enqueue = new SqliteEnqueue(jdbc, statements, transactions);
+		return new JobStore(VENDOR, enqueue, new SqliteClaims(jdbc, statements), new SqliteOutcomes(jdbc, statements),
+				new SqlitePromotions(queue, jdbc, statements), new SqlitePauses(jdbc, statements),
+				new SqliteSchedules(jdbc, statements, enqueue, transactions), new SqliteMaintenance(jdbc, statements),
+				new SqliteNodes(jdbc, statements), new SqliteSearch(jdbc, statements), new SqliteExplain(jdbc, statements),
+				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements));
+	}
 
 	@Override
 	public String vendor() {
-		return SqliteJobStore.VENDOR;
+		return VENDOR;
 	}
 
 	/** SQLite has no statement timeout to set, and nothing to notify: the file itself is watched. */
 	@Override
 	public JobStore store(DataSource dataSource, boolean notify, Duration statementTimeout) {
-		return new SqliteJobStore(dataSource);
+		return jobStore(dataSource);
 	}
 
 	@Override
+	public TestHooks testHooks(DataSource dataSource) {
+		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
+		return new SqliteTestSupport(JdbcClient.create(queue), new SqliteStatements(queue));
+	}
+
+	/**
+	 * SQLite has no lock Flyway could take, so processes take turns on a lock file. Flyway's transactions
+	 * begin deferred, and SQLite refuses one at its first write, without waiting, when a process that is
+	 * not migrating (a worker already running) wrote since it read the history: the refused migration
+	 * rolled back whole, and the next try reads the history again.
+	 */
+	@Override
 	public void migrate(DataSource dataSource) {
-		SqliteSchema.migrate(dataSource);
+		Flyway flyway = JobSchema.flyway(dataSource, VENDOR);
+		try (SqliteMigrationLock lock = SqliteMigrationLock.take(dataSource)) {
+			SqliteBusyRetry.retry("the schema migration", flyway::migrate);
+		}
 	}
 
 	@Override

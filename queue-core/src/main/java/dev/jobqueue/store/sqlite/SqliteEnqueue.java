@@ -10,10 +10,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /** Enqueue statements on SQLite. */
-final class SqliteEnqueue {
+final class SqliteEnqueue implements EnqueueStore {
 
 	private final JdbcClient jdbc;
 
@@ -27,7 +29,8 @@ final class SqliteEnqueue {
 		this.transactions = transactions;
 	}
 
-	EnqueueResult enqueue(NewJob job) {
+	@Override
+	public EnqueueResult enqueue(NewJob job) {
 		// The conflict target repeats the partial unique index's columns and predicate, so that only an
 		// unfinished job of the same kind with the same key counts as a duplicate; a finished one does not
 		// block a new enqueue.
@@ -63,7 +66,8 @@ final class SqliteEnqueue {
 	 * costs microseconds, not a round trip: what a batch must save is commits, and one transaction makes
 	 * it one commit. Ids come back in input order by construction.
 	 */
-	List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
+	@Override
+	public List<EnqueueResult> enqueueAll(List<NewJob> jobs) {
 		if (jobs.isEmpty()) {
 			return List.of();
 		}

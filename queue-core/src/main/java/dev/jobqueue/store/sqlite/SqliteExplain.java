@@ -9,13 +9,15 @@ import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The reads behind {@code JobQueue.explain} on SQLite, as on PostgreSQL ({@code PostgresExplain}): each through the
  * partial index that holds the rows it asks about ({@code SqliteQueryPlanTest}), never a scan of the table.
  */
-final class SqliteExplain {
+final class SqliteExplain implements ExplainReads {
 
 	/**
 	 * Counted as SqlitePromotions counts: the first waiting job's limit and rate, the holders through the slot index,
@@ -70,12 +72,14 @@ final class SqliteExplain {
 		this.statements = statements;
 	}
 
-	Instant now() {
+	@Override
+	public Instant now() {
 		return Instant.ofEpochMilli(statements.read("now",
 				() -> jdbc.sql("SELECT CAST(round(unixepoch('subsec') * 1000) AS INTEGER)").query(Long.class).single()));
 	}
 
-	Optional<KeySlots> keySlots(String key, long id) {
+	@Override
+	public Optional<KeySlots> keySlots(String key, long id) {
 		return statements.read("key slots", () -> jdbc.sql(KEY_SLOTS)
 			.param("key", key)
 			.param("id", id)
@@ -94,12 +98,14 @@ final class SqliteExplain {
 		return jdbc.sql(HOLDERS).param("key", key).param("max", KeySlots.MAX_HOLDERS).query(Long.class).list();
 	}
 
-	long readyAhead(long id, int cap) {
+	@Override
+	public long readyAhead(long id, int cap) {
 		return statements.read("ready ahead",
 				() -> jdbc.sql(READY_AHEAD).param("id", id).param("cap", cap).query(Long.class).single());
 	}
 
-	Map<String, Integer> runningByOwner(String queue) {
+	@Override
+	public Map<String, Integer> runningByOwner(String queue) {
 		return statements.read("running by owner", () -> {
 			Map<String, Integer> running = new TreeMap<>();
 			jdbc.sql(RUNNING_BY_OWNER).param("queue", queue).query(rs -> {

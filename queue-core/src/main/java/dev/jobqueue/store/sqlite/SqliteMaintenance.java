@@ -1,15 +1,20 @@
 package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
-import java.util.OptionalInt;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
-import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
-/** The reaper's and the pruner's statements on SQLite. */
-final class SqliteMaintenance {
+/**
+ * The maintenance node's statements on SQLite: the reaper, the pruner, and the maintenance lease
+ * ({@code jobqueue_maintenance}, V22), as on PostgreSQL: one row, taken and renewed by compare-and-set on the
+ * database's clock. Each is one write under the write lock, so the processes sharing the file take turns and the
+ * second reads what the first wrote.
+ */
+final class SqliteMaintenance implements MaintenanceStore {
 
 	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
 	static final String REAP = """
@@ -65,7 +70,8 @@ final class SqliteMaintenance {
 		this.statements = statements;
 	}
 
-	int reapExpired(int limit) {
+	@Override
+	public int reapExpired(int limit) {
 		// One statement under the write lock, so a completion of the same row is ordered before or after it:
 		// whichever commits first wins, and the other's WHERE (state = 'running', lease still expired, or
 		// the lease token) matches nothing. A reaped attempt stays counted once its worker confirmed the
@@ -74,12 +80,13 @@ final class SqliteMaintenance {
 		// The expiry goes on the error history like any failure, naming the owner whose lease it was.
 		return statements.write("reap", () -> jdbc.sql(REAP)
 			.param("limit", limit)
-			.param("maxUnconfirmedReaps", JobStore.MAX_UNCONFIRMED_REAPS)
+			.param("maxUnconfirmedReaps", MaintenanceStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.update());
 	}
 
-	int prune(Duration finishedRetention, Duration deadRetention, int limit) {
+	@Override
+	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
 		// current millisecond is past a retention of zero. The state condition is the partial index's own,
 		// and the shorter retention bounds its range: the statement then reads the finished index from its
@@ -92,13 +99,35 @@ final class SqliteMaintenance {
 			.update());
 	}
 
-	OptionalInt schemaVersion() {
-		return statements.read("schema version", () -> {
-			boolean recorded = jdbc.sql("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'jobqueue_schema_version'")
-				.query(Integer.class)
-				.single() > 0;
-			return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
-					: OptionalInt.empty();
-		});
+	/**
+	 * Nothing to do: SQLite keeps no dead versions of rows. An update rewrites the row in place, a delete
+	 * frees its space at once, and the pages it frees go to the file's freelist, from which the next
+	 * inserts take theirs. Its VACUUM only shrinks the file, by rewriting all of it under the write lock,
+	 * which would stop every claim while it runs and leave the claims no faster after.
+	 */
+	@Override
+	public boolean vacuumIfBloated(long deadRowThreshold) {
+		return false;
+	}
+
+	@Override
+	public boolean holdMaintenance(String owner, Duration lease) {
+		// Taken when there is no row or it expired, renewed when it is the owner's; changes nothing otherwise
+		// (PostgresMaintenance.holdMaintenance says more).
+		return statements.write("hold maintenance", () -> jdbc.sql("""
+				INSERT INTO jobqueue_maintenance (single, holder, expires_at)
+				VALUES (1, :owner, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis)
+				ON CONFLICT (single) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+				WHERE holder = excluded.holder OR expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)""")
+			.param("owner", owner)
+			.param("leaseMillis", lease.toMillis())
+			.update()) == 1;
+	}
+
+	@Override
+	public void releaseMaintenance(String owner) {
+		statements.write("release maintenance", () -> jdbc.sql("DELETE FROM jobqueue_maintenance WHERE holder = :owner")
+			.param("owner", owner)
+			.update());
 	}
 }

@@ -8,12 +8,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Node;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
+import dev.jobqueue.store.NodeStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The node registry's statements on SQLite ({@code jobqueue_node}, V24), as on PostgreSQL ({@code PostgresNodes}):
  * each write one statement under the write lock, the times the database's in epoch milliseconds.
  */
-final class SqliteNodes {
+final class SqliteNodes implements NodeStore {
 
 	private final JdbcClient jdbc;
 
@@ -24,7 +26,8 @@ final class SqliteNodes {
 		this.statements = statements;
 	}
 
-	void register(NodeEntry node, Duration staleAfter) {
+	@Override
+	public void registerNode(NodeEntry node, Duration staleAfter) {
 		statements.write("register node", () -> jdbc.sql("""
 				INSERT INTO jobqueue_node (name, host, version, queues, kinds, started_at, last_seen_at, expires_at)
 				VALUES (:name, :host, :version, :queues, :kinds, CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
@@ -41,7 +44,8 @@ final class SqliteNodes {
 			.update());
 	}
 
-	boolean touch(String name, Duration staleAfter) {
+	@Override
+	public boolean touchNode(String name, Duration staleAfter) {
 		return statements.write("touch node", () -> jdbc.sql("""
 				UPDATE jobqueue_node SET last_seen_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :staleMillis
@@ -51,13 +55,15 @@ final class SqliteNodes {
 			.update()) == 1;
 	}
 
-	void remove(String name) {
+	@Override
+	public void removeNode(String name) {
 		statements.write("remove node", () -> jdbc.sql("DELETE FROM jobqueue_node WHERE name = :name")
 			.param("name", name)
 			.update());
 	}
 
-	List<Node> live() {
+	@Override
+	public List<Node> liveNodes() {
 		return statements.read("live nodes", () -> jdbc.sql("""
 				SELECT name, host, version, queues, kinds, started_at, last_seen_at FROM jobqueue_node
 				WHERE expires_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) ORDER BY name""")
@@ -67,7 +73,8 @@ final class SqliteNodes {
 			.list());
 	}
 
-	int deleteStale() {
+	@Override
+	public int deleteStaleNodes() {
 		return statements.write("delete stale nodes", () -> jdbc.sql("""
 				DELETE FROM jobqueue_node WHERE expires_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)""")
 			.update());

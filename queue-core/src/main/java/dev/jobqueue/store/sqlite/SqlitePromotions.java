@@ -10,6 +10,10 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.store.PromotionStore;
+import dev.jobqueue.store.sqlite.support.SqliteQueueDataSource;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
+
 /**
  * Hands the slots of concurrency keys to blocked jobs. SQLite has one writer at a time, so the count of a
  * key's slots and the promotion in the same write cannot race with another promotion: no lock of ours is
@@ -20,7 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * nothing waiting has no first limit; the {@code coalesce} makes its LIMIT 0, where SQLite would refuse a LIMIT
  * of null (a datatype mismatch) and roll back the promotions of every key asked for with it.
  */
-final class SqlitePromotions {
+final class SqlitePromotions implements PromotionStore {
 
 	/**
 	 * The period of the key's rate, from its first waiting job, or null: then no start is recent, and
@@ -62,7 +66,8 @@ final class SqlitePromotions {
 		this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
-	Set<String> promote(Collection<String> keys) {
+	@Override
+	public Set<String> promote(Collection<String> keys) {
 		if (keys.isEmpty()) {
 			return Set.of();
 		}
@@ -70,7 +75,8 @@ final class SqlitePromotions {
 	}
 
 	/** The keys with blocked jobs and, by the same count, a free slot; each promoted in one write. */
-	Set<String> promoteWaiting(int maxKeys) {
+	@Override
+	public Set<String> promoteWaiting(int maxKeys) {
 		List<String> free = statements.read("keys with free slots", () -> jdbc.sql("""
 				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job WHERE state = 'blocked') w
 				WHERE (SELECT count(*) FROM jobqueue_job h

@@ -9,12 +9,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
+import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The statements of recurring jobs on SQLite. Each write names the row's version, a compare-and-set; the
  * one writer at a time of SQLite orders racing nodes, and the later ones find the version moved on.
  */
-final class SqliteSchedules {
+final class SqliteSchedules implements ScheduleStore {
 
 	private final JdbcClient jdbc;
 
@@ -32,7 +34,8 @@ final class SqliteSchedules {
 		this.transactions = transactions;
 	}
 
-	List<ScheduleState> schedules() {
+	@Override
+	public List<ScheduleState> schedules() {
 		return statements.read("schedules", () -> jdbc.sql("""
 				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
 			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
@@ -41,7 +44,8 @@ final class SqliteSchedules {
 			.list());
 	}
 
-	boolean define(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	@Override
+	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
 				INSERT INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
 				VALUES (:name, :timing, :next, 1, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
@@ -59,7 +63,8 @@ final class SqliteSchedules {
 	}
 
 	/** One immediate transaction: the row moves and the jobs go in with the enqueue's own statements. */
-	boolean fire(ScheduleFiring firing) {
+	@Override
+	public boolean fireSchedule(ScheduleFiring firing) {
 		return transactions.run(() -> {
 			int advanced = jdbc.sql("""
 					UPDATE jobqueue_schedule

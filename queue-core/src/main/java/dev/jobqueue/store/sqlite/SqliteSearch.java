@@ -3,6 +3,8 @@ package dev.jobqueue.store.sqlite;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -10,6 +12,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.OperatorReads;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
  * The search of jobs on SQLite, as on PostgreSQL ({@code PostgresSearch}): ids newest first by keyset, then
@@ -17,7 +21,7 @@ import dev.jobqueue.JobState;
  * {@code :x IS NULL OR …} stays a condition on each row walked rather than an index condition: the state,
  * always given, and the queue, when set, pick the text and so the index.
  */
-final class SqliteSearch {
+final class SqliteSearch implements OperatorReads {
 
 	/**
 	 * One rare finished state, cancelled or dead, in every queue. SQLite uses a partial index only when the
@@ -97,7 +101,8 @@ final class SqliteSearch {
 		return RARE.containsAll(query.states()) ? CANCELLED_OR_DEAD : ANY;
 	}
 
-	List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+	@Override
+	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
 		return statements.read("search", () -> jdbc.sql(statement(query))
 			.param("states", query.states().stream().map(JobState::name).toList())
 			.param("before", beforeId)
@@ -113,7 +118,8 @@ final class SqliteSearch {
 			.list());
 	}
 
-	List<Job> findAll(Collection<Long> ids) {
+	@Override
+	public List<Job> findAll(Collection<Long> ids) {
 		if (ids.isEmpty()) {
 			return List.of();
 		}
@@ -125,5 +131,39 @@ final class SqliteSearch {
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteRows::job)
 			.list());
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return statements.read("find", () -> jdbc.sql("""
+				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
+				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
+				       finished_at, errors, concurrency_key
+				FROM jobqueue_job WHERE id = :id""")
+			.param("id", id)
+			.query(SqliteRows::job)
+			.optional());
+	}
+
+	@Override
+	public Optional<Long> holderOfUniqueKey(long id) {
+		return statements.read("holder of unique key", () -> jdbc.sql("""
+				SELECT holder.id FROM jobqueue_job AS job
+				JOIN jobqueue_job AS holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
+			.param("id", id)
+			.query(Long.class)
+			.optional());
+	}
+
+	@Override
+	public OptionalInt schemaVersion() {
+		return statements.read("schema version", () -> {
+			boolean recorded = jdbc.sql("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'jobqueue_schema_version'")
+				.query(Integer.class)
+				.single() > 0;
+			return recorded ? OptionalInt.of(jdbc.sql("SELECT version FROM jobqueue_schema_version").query(Integer.class).single())
+					: OptionalInt.empty();
+		});
 	}
 }

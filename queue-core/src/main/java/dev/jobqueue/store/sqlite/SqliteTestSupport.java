@@ -6,9 +6,11 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.store.TestHooks;
+import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /** The statements only tests send (the queue-test module): which jobs a test enqueued, and time moved on. */
-final class SqliteTestSupport {
+final class SqliteTestSupport implements TestHooks {
 
 	private final JdbcClient jdbc;
 
@@ -19,13 +21,15 @@ final class SqliteTestSupport {
 		this.statements = statements;
 	}
 
-	long newestId() {
+	@Override
+	public long newestId() {
 		return statements.read("newest id", () -> jdbc.sql("SELECT COALESCE(max(id), 0) FROM jobqueue_job")
 			.query(Long.class)
 			.single());
 	}
 
-	List<Job> findNewerThan(long id, int limit) {
+	@Override
+	public List<Job> findNewerThan(long id, int limit) {
 		return statements.read("find newer", () -> jdbc.sql("""
 				SELECT id, queue, kind, payload, payload_version, state, priority, run_at, attempt, max_attempts,
 				       lease_owner, lease_expires_at, unique_key, last_error, result, created_at, started_at,
@@ -37,7 +41,8 @@ final class SqliteTestSupport {
 			.list());
 	}
 
-	int bringReadyForward(Duration by) {
+	@Override
+	public int bringReadyForward(Duration by) {
 		// Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why).
 		return statements.write("bring ready forward", () -> jdbc.sql("""
 				UPDATE jobqueue_job SET run_at = run_at - :millis WHERE state IN ('ready', 'blocked')""")

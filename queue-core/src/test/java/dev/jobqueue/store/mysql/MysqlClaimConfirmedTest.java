@@ -1,8 +1,5 @@
 package dev.jobqueue.store.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -28,7 +25,11 @@ import dev.jobqueue.JobState;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.mysql.support.MysqlClaimMethod;
 import dev.jobqueue.support.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A claim confirmed by its own update ({@code JobStore.claimConfirmed}), with both claims, on the machine's MariaDB:
@@ -66,15 +67,15 @@ class MysqlClaimConfirmedTest {
 	@EnumSource(MysqlClaimMethod.class)
 	void aClaimConfirmedByItsUpdateKeepsItsAttemptWhenReaped(MysqlClaimMethod method) {
 		long id = enqueue();
-		JobStore store = new MysqlJobStore(database.dataSource(), Duration.ZERO, method);
+		JobStore store = MysqlDialect.jobStore(database.dataSource(), Duration.ZERO, method);
 
-		assertThat(store.claimConfirmed("default", SERVED, 1, "w", MOMENT)).singleElement()
+		assertThat(store.claims().claimConfirmed("default", SERVED, 1, "w", MOMENT)).singleElement()
 			.satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
 
 		assertThat(confirmed(id)).isTrue();
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
-		Job job = database.store().find(id).orElseThrow();
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		Job job = database.store().reads().find(id).orElseThrow();
 		assertThat(job.state()).isEqualTo(JobState.dead);
 		assertThat(job.attempt()).isEqualTo(1);
 		assertThat(job.lastError()).contains("worker stopped or lost the database");
@@ -84,22 +85,22 @@ class MysqlClaimConfirmedTest {
 	@EnumSource(MysqlClaimMethod.class)
 	void aClaimWhoseLastAnswerIsLostTakesItsConfirmationBackAndGetsItsAttemptBackWhenReaped(MysqlClaimMethod method) {
 		long id = enqueue();
-		JobStore store = new MysqlJobStore(losingAnswers(database.dataSource()), Duration.ZERO, method);
+		JobStore store = MysqlDialect.jobStore(losingAnswers(database.dataSource()), Duration.ZERO, method);
 		loseNextAnswer.set(true);
 
-		assertThatThrownBy(() -> store.claimConfirmed("default", SERVED, 1, "w", MOMENT))
+		assertThatThrownBy(() -> store.claims().claimConfirmed("default", SERVED, 1, "w", MOMENT))
 			.hasStackTraceContaining("the answer was lost");
 
 		assertThat(loseNextAnswer).as("the answer was lost").isFalse();
-		assertThat(database.store().find(id).orElseThrow().state()).as("the claim committed").isEqualTo(JobState.running);
+		assertThat(database.store().reads().find(id).orElseThrow().state()).as("the claim committed").isEqualTo(JobState.running);
 		assertThat(confirmed(id)).isFalse();
 		awaitLeaseExpiry();
-		assertThat(store.reapExpired(10)).isEqualTo(1);
-		Job job = database.store().find(id).orElseThrow();
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		Job job = database.store().reads().find(id).orElseThrow();
 		assertThat(job.state()).isEqualTo(JobState.ready);
 		assertThat(job.attempt()).isZero();
 		assertThat(job.lastError()).contains("before its worker confirmed the claim");
-		ClaimedJob again = store.claimConfirmed("default", SERVED, 1, "w", Duration.ofMinutes(1)).get(0);
+		ClaimedJob again = store.claims().claimConfirmed("default", SERVED, 1, "w", Duration.ofMinutes(1)).get(0);
 		assertThat(again.attempt()).isEqualTo(1);
 	}
 
@@ -164,7 +165,7 @@ class MysqlClaimConfirmedTest {
 
 	private static long enqueue() {
 		return database.store()
-			.enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 1, null, null, null))
+			.enqueues().enqueue(new NewJob("default", "greet", "{}", 1, 5, null, Duration.ZERO, 1, null, null, null))
 			.id();
 	}
 

@@ -20,6 +20,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,20 +66,20 @@ class SqliteDueScanTest {
 
 	@Test
 	void withNothingDueTheStatementsLookingForDueJobsRunAFewInstructions() {
-		assertThat(instructions(() -> store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))))
+		assertThat(instructions(() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))))
 			.isLessThan(FEW_INSTRUCTIONS);
 		assertThat(instructions(this::watcherFindsADueJob)).isLessThan(FEW_INSTRUCTIONS);
-		assertThat(instructions(() -> store.nextDueWithin("default", SERVED, Duration.ofSeconds(1))))
+		assertThat(instructions(() -> store.claims().nextDueWithin("default", SERVED, Duration.ofSeconds(1))))
 			.isLessThan(FEW_INSTRUCTIONS);
 
-		assertThat(store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
 		assertThat(watcherFindsADueJob()).isFalse();
-		assertThat(store.nextDueWithin("default", SERVED, Duration.ofSeconds(1))).isEmpty();
+		assertThat(store.claims().nextDueWithin("default", SERVED, Duration.ofSeconds(1))).isEmpty();
 	}
 
 	@Test
 	void dueJobsOfALowerPriorityAreReachedWithoutWalkingPastTheFutureOnes() {
-		List<Long> dueAtSix = store.enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList())
+		List<Long> dueAtSix = store.enqueues().enqueueAll(IntStream.range(0, 1_000).mapToObj(i -> job(6, Duration.ZERO)).toList())
 			.stream()
 			.map(EnqueueResult::id)
 			.toList();
@@ -87,7 +88,7 @@ class SqliteDueScanTest {
 		assertThat(watcherFindsADueJob()).isTrue();
 		AtomicLong claimInstructions = new AtomicLong();
 		List<ClaimedJob> claimed = counting(claimInstructions,
-				() -> store.claim("default", SERVED, 32, "owner", Duration.ofMinutes(1)));
+				() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1)));
 
 		// Claim order: the first 32 of priority 6, enqueued together and so due together, by id.
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyElementsOf(dueAtSix.subList(0, 32));

@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobCounts;
+import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
 import dev.jobqueue.support.SqliteTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +29,7 @@ class SqliteQueryPlanTest {
 	 */
 	@Test
 	void theClaimSearchesTheReadyIndexPriorityByPriorityUpToNow() {
-		assertThat(plan(SqliteLeases.CLAIM,
+		assertThat(plan(SqliteClaims.CLAIM,
 				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
@@ -44,7 +45,7 @@ class SqliteQueryPlanTest {
 
 	@Test
 	void theClaimReadsThePausesOnceEachByTheirPrimaryKeyNotOncePerRow() {
-		assertThat(plan(SqliteLeases.CLAIM,
+		assertThat(plan(SqliteClaims.CLAIM,
 				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
 			.contains("SCALAR SUBQUERY 2", "LIST SUBQUERY 3")
 			.anySatisfy(step -> assertThat(step).isEqualTo("SEARCH jobqueue_pause USING PRIMARY KEY (scope=? AND name=?)"))
@@ -55,7 +56,7 @@ class SqliteQueryPlanTest {
 
 	@Test
 	void theNextDueTimeReadsTheReadyIndexOncePerPriority() {
-		assertThat(plan(SqliteLeases.NEXT_DUE,
+		assertThat(plan(SqliteClaims.NEXT_DUE,
 				Map.of("queue", "default", "versions", "{\"greet\": 1}", "horizonMillis", 1_000)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
@@ -187,7 +188,7 @@ class SqliteQueryPlanTest {
 	/** The queues by a loose scan of the finished rows' (queue, state, id) index, each count a range of it. */
 	@Test
 	void theFinishedCountsReadTheFinishedQueueIndexOnly() {
-		assertThat(plan(SqliteCounts.FINISHED, Map.of("cap", JobCounts.FINISHED_CAP)))
+		assertThat(plan(SqliteTelemetry.FINISHED, Map.of("cap", JobCounts.FINISHED_CAP)))
 			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue>?)"))
 			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));

@@ -104,7 +104,7 @@ abstract class AbstractJobQueueTesterTests {
 	@Test
 	void aPayloadOfAnotherShapeFailsTheAssertionNamingTheJob() {
 		// As an older release wrote it: an enqueue here checks the payload against the handler and refuses it.
-		long id = store.enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "send-mail", "{\"to\": [1, 2]}", 1,
+		long id = store.enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "send-mail", "{\"to\": [1, 2]}", 1,
 				EnqueueOptions.DEFAULT_PRIORITY, null, Duration.ZERO, 2, null)).id();
 
 		assertThatThrownBy(() -> jobs.enqueued(SendMail.class)).isInstanceOf(AssertionError.class)

@@ -1,0 +1,75 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A worker's hold on its jobs: the claim that leases them, the confirmation that the claim's answer arrived, the
+ * heartbeat that extends the leases, and the look-up of the ones an operator cancelled meanwhile. Every write is
+ * fenced by its {@link Lease}: when the lease was superseded it changes no row and says so, it does not throw.
+ */
+public interface ClaimStore {
+
+	/**
+	 * Claims up to {@code limit} due jobs of {@code queue} whose kind is a key of {@code versions} and whose
+	 * payload version is at most that key's value, in claim order (priority, run-at, id), leasing them to
+	 * {@code owner} for {@code lease}. Jobs of other kinds, and jobs of a payload version newer than the
+	 * caller reads, stay ready, untouched, for a node that serves them; so do all jobs of a paused queue and
+	 * those of a paused kind ({@link PauseStore#pause}). Never hands the same job to two callers.
+	 *
+	 * @param versions per kind the caller serves, the newest payload version it reads
+	 */
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
+
+	/**
+	 * Whether this store's claims can confirm themselves ({@link #claimConfirmed}): where the database sends a
+	 * claim's rows before the claim commits, the claim's own update can record that they reached the worker, and
+	 * spare the worker {@link #confirm}'s statement.
+	 */
+	default boolean confirmsInClaim() {
+		return false;
+	}
+
+	/**
+	 * Claims as {@link #claim}, for a worker that starts the jobs as soon as they arrive, the claim confirmed by its
+	 * own update as {@link #confirm} would confirm it; only where {@link #confirmsInClaim()}. A claim that fails once
+	 * its update was sent, as when the answer to its commit is lost, takes the confirmation back by another statement
+	 * before it throws, so that the reaper gives back the attempts of a claim whose answer never arrived, as for
+	 * {@link #claim}; if the database cannot be reached for that either, the reaper counts them.
+	 */
+	default List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		throw new UnsupportedOperationException("This store confirms a claim once its answer arrived");
+	}
+
+	/**
+	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with
+	 * {@code versions} is due, by the database's clock, when one is due within {@code horizon}; zero or
+	 * negative when one is due already (another claim holds it, or it became due since the last claim).
+	 * Jobs {@link #claim} would pass over as paused do not count.
+	 * Empty when none is due within the horizon. Reads the ready index, never the table: what a poller asks
+	 * before it sleeps, so that it wakes when the job is due rather than at its next poll.
+	 */
+	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon);
+
+	/**
+	 * Confirms the claims of the leases {@code owner} still holds, as their answer reached it (the reaper
+	 * then counts their attempts), and leaves their expiry alone: sent right after the claim, before any
+	 * of its handlers starts, it is lighter than a heartbeat, which confirms too. Leases lost meanwhile are
+	 * passed over.
+	 */
+	void confirm(String owner, Collection<Lease> leases);
+
+	/**
+	 * Extends the leases {@code owner} still holds, confirming their claims (the reaper then counts their
+	 * attempts); returns those, the rest were lost.
+	 */
+	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
+
+	/** Those of {@code leases} whose job was cancelled while that lease held it. */
+	Set<Lease> cancelled(Collection<Lease> leases);
+}

@@ -1,0 +1,31 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.jobqueue.Node;
+
+/** The node registry: which nodes run, what they serve, and when each was last seen, by the database's clock. */
+public interface NodeStore {
+
+	/**
+	 * Records a node in the node registry, or writes its row again (a node whose row was deleted as stale comes
+	 * back): seen now, stale after {@code staleAfter} unless {@link #touchNode seen} again, by the database's clock.
+	 */
+	void registerNode(NodeEntry node, Duration staleAfter);
+
+	/**
+	 * Marks node {@code name} seen now, stale after {@code staleAfter}: one update of its row. False when it has
+	 * no row (deleted as stale, or never written): the caller then registers it again.
+	 */
+	boolean touchNode(String name, Duration staleAfter);
+
+	/** Removes node {@code name} from the registry: its clean stop. */
+	void removeNode(String name);
+
+	/** The registry's nodes that are not stale, in name order. */
+	List<Node> liveNodes();
+
+	/** Deletes the registry's stale nodes; run by the maintenance node. Returns how many. */
+	int deleteStaleNodes();
+}

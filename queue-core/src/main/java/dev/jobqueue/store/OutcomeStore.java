@@ -1,0 +1,44 @@
+package dev.jobqueue.store;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * How a running job's execution ends: succeeded, retried later, snoozed, dead, or released for another node.
+ * Every write is fenced by its {@link Lease}: when the lease was superseded it changes no row and the method says
+ * so, it does not throw. Calls join the Spring transaction bound to the store's {@code DataSource}, if there is one
+ * (a transactional handler's completion).
+ */
+public interface OutcomeStore {
+
+	/** running → succeeded; false when the lease was lost. */
+	boolean complete(Lease lease, String resultJson);
+
+	/** Completes many executions in one statement; returns the leases that were lost. */
+	Set<Lease> completeAll(Collection<Completion> completions);
+
+	/**
+	 * running → ready, due after {@code delay}, {@code error} stored as the last error and appended to the
+	 * job's error history; false when the lease was lost. Like every way back from running (snooze, release,
+	 * reaper), it goes to blocked instead for a job of a key with a rate, so that its next start waits for a
+	 * promotion, which counts it against the rate.
+	 */
+	boolean retryLater(Lease lease, Duration delay, String error);
+
+	/**
+	 * running → ready, due after {@code delay}, the attempt given back and the job's snooze count raised by
+	 * one; no error is recorded. False when the lease was lost.
+	 */
+	boolean snooze(Lease lease, Duration delay);
+
+	/** running → dead, {@code error} recorded as by {@link #retryLater}; false when the lease was lost. */
+	boolean fail(Lease lease, String error);
+
+	/**
+	 * running → ready at once, the attempt given back: for work this worker started but will not
+	 * finish (shutdown). Once per job: false when the lease was lost, or when the job had its attempt
+	 * given back before, so that a job interrupted at every shutdown still uses up its attempts.
+	 */
+	boolean release(Lease lease);
+}
