@@ -19,10 +19,8 @@ import java.util.Set;
  * at for vacuuming every 2 s: a busy queue leaves dead entries at the front of the claim's index at its own
  * rate, and every claim steps over those that are there, so the interval bounds how many seconds of
  * claimed jobs a claim finds in its way (and the store's pass over the indexes, every 4,000 dead rows, how many
- * jobs on a table of many finished ones). In a 1,000,000-job soak at about 10,000 jobs/s the last 100,000
- * ran at 72 – 74 % of the first with 10 s and at 88 – 101 % with 2 s, and a VACUUM of that table took
- * 0.14 s (docs/performance.md). Where nothing needs vacuuming the look costs a read of the table's
- * statistics.
+ * jobs on a table of many finished ones; decision record 014 has the measurements). Where nothing needs
+ * vacuuming the look costs a read of the table's statistics.
  */
 public final class RuntimeSettings {
 

@@ -15,6 +15,7 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.SnoozeException;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.Transition;
 
 /**
  * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
@@ -48,7 +49,7 @@ final class Failures {
 	/** @param handler the job's handler, or null when the job never reached one */
 	Outcome fail(ClaimedJob job, JobHandlerDefinition handler, Throwable error) {
 		String text = ErrorText.of(error, settings.maxErrorLength());
-		if (isNonRetryable(error) || job.isLastAttempt()) {
+		if (Transition.ofFailure(!isNonRetryable(error), job.attempt(), job.maxAttempts()) == Transition.FAIL) {
 			log.warn("Job {} ({}) is dead after attempt {} of {}: {}", job.id(), job.kind(), job.attempt(),
 					job.maxAttempts(), error.toString());
 			return outcomes.write(job, () -> store.outcomes().fail(job.lease(), text)) ? Outcome.DEAD : lost(job);

@@ -22,8 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
  * that is logged and counted, never thrown at the handler.
  *
  * <p>Whatever the handler throws, {@code Error}s included, is recorded as a failed attempt and the thread
- * goes on to the next job: the handler's stack has unwound by then (docs/architecture.md, Decisions,
- * "Every throwable is recorded", says why virtual machine errors are no exception).
+ * goes on to the next job: the handler's stack has unwound by then (decision record 032 says why
+ * virtual machine errors are no exception).
  */
 final class JobRunner {
 

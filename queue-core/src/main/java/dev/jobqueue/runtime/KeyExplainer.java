@@ -10,8 +10,8 @@ import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
 
 /**
- * Why a blocked job waits for its concurrency key, counted as the promotion counts (docs/architecture.md,
- * "Concurrency keys"): its slots are held; else its rate's period is used up by recent starts (or by its own last
+ * Why a blocked job waits for its concurrency key, counted as the promotion counts (decision record 019):
+ * its slots are held; else its rate's period is used up by recent starts (or by its own last
  * start, for a retry); else a slot is free and the next promotion hands it out.
  */
 final class KeyExplainer {

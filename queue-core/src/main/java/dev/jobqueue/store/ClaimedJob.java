@@ -16,9 +16,4 @@ import java.time.Instant;
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
 		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes,
 		String concurrencyKey, String traceContext) {
-
-	/** Whether this was the last attempt the job had. */
-	public boolean isLastAttempt() {
-		return attempt >= maxAttempts;
-	}
 }

@@ -82,6 +82,14 @@ public enum Transition {
 		this.recordsError = recordsError;
 	}
 
+	/**
+	 * The event a failed attempt is: a retry while the job has attempts left and the error allows one, else its
+	 * death.
+	 */
+	public static Transition ofFailure(boolean retryable, int attempt, int maxAttempts) {
+		return retryable && attempt < maxAttempts ? RETRY : FAIL;
+	}
+
 	/** What this event does to a job with these facts; empty when it does not apply and changes nothing. */
 	public Optional<Decision> decide(Facts job) {
 		if (!applies(job)) {
@@ -173,22 +181,37 @@ public enum Transition {
 	}
 
 	/**
-	 * The rules above that a statement must apply in the database, row by row and atomically with its write, as SQL
-	 * every supported database reads alike (booleans as PostgreSQL's, or as SQLite's and MySQL's 0 and 1). Columns
-	 * are qualified by the alias given, or unqualified for an empty one.
+	 * The rules above that a statement must apply in the database, row by row and atomically with its write. Columns
+	 * are qualified by the alias given, or unqualified for an empty one. Both renderings write the same rule; they
+	 * differ only in how a boolean column is tested.
 	 */
 	public static final class Sql {
 
-		private Sql() {
+		/** For databases with boolean columns (PostgreSQL, MySQL), tested as they are. */
+		public static final Sql BOOLEAN_COLUMNS = new Sql(false);
+
+		/**
+		 * For SQLite's 0-and-1 columns, tested as {@code = 1} and {@code = 0}: the form its partial indexes of slot
+		 * holders are declared in, which a query must repeat word for word for the planner to use them.
+		 */
+		public static final Sql INTEGER_COLUMNS = new Sql(true);
+
+		private final boolean integerColumns;
+
+		private Sql(boolean integerColumns) {
+			this.integerColumns = integerColumns;
 		}
 
 		/** The state a job goes back to from running: {@link Transition#back}. */
-		public static String backFromRunning(String alias) {
+		public String backFromRunning(String alias) {
 			return "CASE WHEN " + column(alias, "concurrency_rate_millis") + " IS NULL THEN 'ready' ELSE 'blocked' END";
 		}
 
-		/** The state a retried dead job goes to: ready, or blocked with a concurrency key. */
-		public static String entryState(String alias) {
+		/**
+		 * The state a job enters the queue in, new or retried from dead ({@link Transition#RETRY_DEAD}): ready, or
+		 * blocked with a concurrency key, to wait for a slot.
+		 */
+		public String entryState(String alias) {
 			return "CASE WHEN " + column(alias, "concurrency_key") + " IS NULL THEN 'ready' ELSE 'blocked' END";
 		}
 
@@ -196,16 +219,26 @@ public enum Transition {
 		 * Whether a reap gives the attempt back ({@link Attempt#GIVE_BACK_UNCONFIRMED}), with the bound parameter
 		 * {@code :maxUnconfirmedReaps} set to {@link Transition#MAX_UNCONFIRMED_REAPS}.
 		 */
-		public static String reapGivesBack(String alias) {
-			return "(NOT " + column(alias, "claim_confirmed") + " AND " + column(alias, "unconfirmed_reaps")
+		public String reapGivesBack(String alias) {
+			return "(" + isFalse(column(alias, "claim_confirmed")) + " AND " + column(alias, "unconfirmed_reaps")
 					+ " < :maxUnconfirmedReaps)";
 		}
 
+		/** Whether a reap ends the job dead, given the SQL of whether it gives the attempt back. */
+		public String reapKills(String alias, String givesBack) {
+			return "(NOT " + givesBack + " AND " + column(alias, "attempt") + " >= " + column(alias, "max_attempts")
+					+ ")";
+		}
+
 		/** The state a reap leads to, given the SQL of whether it gives the attempt back. */
-		public static String reapState(String alias, String givesBack) {
-			return "CASE WHEN NOT " + givesBack + " AND " + column(alias, "attempt") + " >= "
-					+ column(alias, "max_attempts") + " THEN 'dead' WHEN " + column(alias, "concurrency_rate_millis")
-					+ " IS NULL THEN 'ready' ELSE 'blocked' END";
+		public String reapState(String alias, String givesBack) {
+			return "CASE WHEN " + reapKills(alias, givesBack) + " THEN 'dead' WHEN "
+					+ column(alias, "concurrency_rate_millis") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+		}
+
+		/** Whether a release applies: {@link Transition#RELEASE} gives an attempt back once per job. */
+		public String releasable(String alias) {
+			return isFalse(column(alias, "attempt_given_back"));
 		}
 
 		/**
@@ -213,22 +246,39 @@ public enum Transition {
 		 * their key. {@code stateColumn} is the column that holds a keyed row's state ({@code state}, or MySQL's
 		 * indexed copy of it).
 		 */
-		public static String holdsSlot(String alias, String stateColumn) {
+		public String holdsSlot(String alias, String stateColumn) {
 			String state = column(alias, stateColumn);
 			return "(" + state + " IN ('ready', 'running') OR (" + state + " = 'dead' AND "
-					+ column(alias, "concurrency_dead_holds") + "))";
+					+ isTrue(column(alias, "concurrency_dead_holds")) + "))";
 		}
 
 		/** {@link #holdsSlot} of the row's {@code state} column. */
-		public static String holdsSlot(String alias) {
+		public String holdsSlot(String alias) {
 			return holdsSlot(alias, "state");
 		}
 
 		/** The states an operator's cancel applies to: {@link Transition#CANCEL}. */
-		public static String cancellable(String alias) {
+		public String cancellable(String alias) {
 			String state = column(alias, "state");
-			return "(" + state + " IN ('blocked', 'ready', 'running') OR (" + state + " = 'dead' AND "
-					+ column(alias, "concurrency_dead_holds") + "))";
+			return "(" + unfinished(alias) + " OR (" + state + " = 'dead' AND "
+					+ isTrue(column(alias, "concurrency_dead_holds")) + "))";
+		}
+
+		/**
+		 * The states of a job that has not finished, in which it holds its unique key: the states
+		 * {@link Transition#CANCEL} applies to without a slot to free. Word for word the predicate of the unique
+		 * keys' partial index, which a conflict clause must repeat.
+		 */
+		public String unfinished(String alias) {
+			return column(alias, "state") + " IN ('blocked', 'ready', 'running')";
+		}
+
+		private String isTrue(String column) {
+			return integerColumns ? column + " = 1" : column;
+		}
+
+		private String isFalse(String column) {
+			return integerColumns ? column + " = 0" : "NOT " + column;
 		}
 
 		private static String column(String alias, String column) {

@@ -47,6 +47,13 @@ class TransitionTest {
 		});
 	}
 
+	@Test
+	void aFailureIsARetryOnlyWhileAttemptsAreLeftAndTheErrorAllowsOne() {
+		assertThat(Transition.ofFailure(true, 1, 3)).isEqualTo(Transition.RETRY);
+		assertThat(Transition.ofFailure(true, 3, 3)).isEqualTo(Transition.FAIL);
+		assertThat(Transition.ofFailure(false, 1, 3)).isEqualTo(Transition.FAIL);
+	}
+
 	private static Transition.Facts factsAfter(Case row, Transition.Decision decision) {
 		var before = row.facts();
 		return new Transition.Facts(decision.state(), before.keyed(), before.rated(), before.deadHolds(),

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.util.Collection;
 import java.util.List;
 
@@ -42,21 +44,21 @@ final class MysqlBulk implements OperatorWrites {
 					WHERE j.id IN (:ids) AND j.state = 'dead'
 					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 					                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-					                    AND holder.state IN ('blocked', 'ready', 'running'))
+					                    AND %s)
 					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
 					                  WHERE newer.id IN (:ids) AND newer.id > j.id AND newer.state = 'dead'
 					                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
 					ORDER BY id
-					FOR UPDATE""")
+					FOR UPDATE""".formatted(TRANSITIONS.unfinished("holder")))
 				.param("ids", List.copyOf(ids))
 				.query(MysqlRows::changed)
 				.list();
 			if (!retried.isEmpty()) {
 				jdbc.sql("""
 						UPDATE jobqueue_job
-						SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+						SET state = %s, attempt = 0,
 						    run_at = UTC_TIMESTAMP(6), finished_at = NULL
-						WHERE id IN (:ids)""").param("ids", retried.stream().map(ChangedJob::id).toList()).update();
+						WHERE id IN (:ids)""".formatted(TRANSITIONS.entryState(""))).param("ids", retried.stream().map(ChangedJob::id).toList()).update();
 			}
 			return retried;
 		});
@@ -72,9 +74,9 @@ final class MysqlBulk implements OperatorWrites {
 			List<ChangedJob> cancelled = jdbc.sql("""
 					SELECT id, queue, concurrency_key FROM jobqueue_job
 					WHERE id IN (:ids)
-					  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
+					  AND %s
 					ORDER BY id
-					FOR UPDATE""")
+					FOR UPDATE""".formatted(TRANSITIONS.cancellable("")))
 				.param("ids", List.copyOf(ids))
 				.query(MysqlRows::changed)
 				.list();
@@ -121,7 +123,7 @@ final class MysqlBulk implements OperatorWrites {
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 				SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id
-				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))""")
+				  AND %s""".formatted(TRANSITIONS.cancellable("")))
 			.param("id", id)
 			.update() == 1;
 	}

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -127,8 +129,7 @@ final class MysqlEnqueue implements EnqueueStore {
 
 	/**
 	 * Multi-row inserts of at most {@link #ROWS_PER_INSERT} jobs and {@link #PAYLOAD_CHARS_PER_INSERT} payload
-	 * characters each. A JDBC batch with generated keys was one insert per job on the server, even pipelined: 18,700 -
-	 * 20,900 jobs/s in the {@code bulk} benchmark against MariaDB 10.11, and 40,100 - 52,500 this way.
+	 * characters each: a JDBC batch with generated keys is one insert per job on the server, even pipelined.
 	 */
 	private List<Long> insertReturning(List<NewJob> jobs) {
 		List<Long> ids = new ArrayList<>(jobs.size());
@@ -186,8 +187,8 @@ final class MysqlEnqueue implements EnqueueStore {
 	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('blocked', 'ready', 'running')
-				LOCK IN SHARE MODE""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND %s
+				LOCK IN SHARE MODE""".formatted(TRANSITIONS.unfinished("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)

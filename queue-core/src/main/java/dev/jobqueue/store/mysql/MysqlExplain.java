@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -29,27 +31,27 @@ final class MysqlExplain implements ExplainReads {
 			SELECT f.concurrency_limit, f.concurrency_rate_millis,
 			       (SELECT count(*) FROM jobqueue_job h
 			        WHERE h.concurrency_key = :key
-			          AND (h.key_state IN ('ready', 'running') OR (h.key_state = 'dead' AND h.concurrency_dead_holds))) AS holders,
+			          AND %s) AS holders,
 			       (SELECT count(*) FROM jobqueue_job b
 			        WHERE b.concurrency_key = :key AND b.key_state = 'blocked' AND b.id < :id) AS waiting_before,
 			       (SELECT count(*) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
 			          AND s.key_started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
-			          AND NOT (s.key_state IN ('ready', 'running') OR (s.key_state = 'dead' AND s.concurrency_dead_holds)))
+			          AND NOT %s)
 			       AS recent_starts,
 			       (SELECT min(s.key_started_at) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
 			          AND s.key_started_at > UTC_TIMESTAMP(6) - INTERVAL f.concurrency_rate_millis * 1000 MICROSECOND
-			          AND NOT (s.key_state IN ('ready', 'running') OR (s.key_state = 'dead' AND s.concurrency_dead_holds)))
+			          AND NOT %s)
 			       AS oldest_recent_start
 			FROM (SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
-			      WHERE concurrency_key = :key AND key_state = 'blocked' ORDER BY id LIMIT 1) f""";
+			      WHERE concurrency_key = :key AND key_state = 'blocked' ORDER BY id LIMIT 1) f""".formatted(TRANSITIONS.holdsSlot("h", "key_state"), TRANSITIONS.holdsSlot("s", "key_state"), TRANSITIONS.holdsSlot("s", "key_state"));
 
 	static final String HOLDERS = """
 			SELECT id FROM jobqueue_job
 			WHERE concurrency_key = :key
-			  AND (key_state IN ('ready', 'running') OR (key_state = 'dead' AND concurrency_dead_holds))
-			ORDER BY id LIMIT :max""";
+			  AND %s
+			ORDER BY id LIMIT :max""".formatted(TRANSITIONS.holdsSlot("", "key_state"));
 
 	/** The claim index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """

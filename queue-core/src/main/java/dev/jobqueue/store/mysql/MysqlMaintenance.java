@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -42,23 +44,18 @@ final class MysqlMaintenance implements MaintenanceStore {
 	static final String REAP = """
 			UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 			SET last_error = CONCAT('lease expired on ', lease_owner, ' at ',
-			                        DATE_FORMAT(lease_expires_at, '%Y-%m-%dT%H:%i:%s.%fZ'),
+			                        DATE_FORMAT(lease_expires_at, '%%Y-%%m-%%dT%%H:%%i:%%s.%%fZ'),
 			                        IF(claim_confirmed, ' (worker stopped or lost the database)',
 			                           ' before its worker confirmed the claim')),
-			    errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
-			                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
-			                               '$', JSON_OBJECT('attempt', attempt,
-			                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
-			                                                'worker', lease_owner, 'message', last_error)),
-			    state = CASE WHEN (claim_confirmed OR unconfirmed_reaps >= :maxUnconfirmedReaps)
-			                      AND attempt >= max_attempts THEN 'dead'
-			                 WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+			    errors = %1$s,
+			    state = %2$s,
 			    finished_at = CASE WHEN state = 'dead' THEN UTC_TIMESTAMP(6) END,
-			    attempt = attempt - IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
-			    unconfirmed_reaps = unconfirmed_reaps
-			                        + IF(NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps, 1, 0),
+			    attempt = attempt - IF(%3$s, 1, 0),
+			    unconfirmed_reaps = unconfirmed_reaps + IF(%3$s, 1, 0),
 			    lease_owner = NULL, lease_expires_at = NULL
-			WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)""";
+			WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_expires_at < UTC_TIMESTAMP(6)""".formatted(
+			MysqlOutcomes.appendError("last_error"), TRANSITIONS.reapState("", TRANSITIONS.reapGivesBack("")),
+			TRANSITIONS.reapGivesBack(""));
 
 	/**
 	 * The pruner's delete, oldest first through the index of finished times, which holds no entry with a value

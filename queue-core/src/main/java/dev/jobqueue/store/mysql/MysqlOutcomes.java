@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -36,6 +38,8 @@ import dev.jobqueue.store.mysql.support.MysqlValues;
  * entry, which reads the attempt and the lease owner, is written before they change.
  */
 final class MysqlOutcomes implements OutcomeStore {
+
+	private static final String BACK = TRANSITIONS.backFromRunning("");
 
 	private final JdbcClient jdbc;
 
@@ -107,22 +111,17 @@ final class MysqlOutcomes implements OutcomeStore {
 	}
 
 	/**
-	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
-	 * {@link ErrorHistory}); its time is ISO-8601 text in UTC, as the other databases write it.
+	 * The failure's entry goes on the end of the error history ({@link #appendError}). MySQL assigns left to right,
+	 * so the entry is made first, from the attempt and owner the row had.
 	 */
 	@Override
 	public boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
-				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
-				                               '$', JSON_OBJECT('attempt', attempt,
-				                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
-				                                                'worker', lease_owner, 'message', :entry)),
-				    state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET errors = %s, state = %s,
 				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, last_error = :error,
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry"), BACK))
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
 			.param("delayMicros", MysqlValues.micros(delay))
@@ -137,10 +136,10 @@ final class MysqlOutcomes implements OutcomeStore {
 	public boolean snooze(Lease lease, Duration delay) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    run_at = UTC_TIMESTAMP(6) + INTERVAL :delayMicros MICROSECOND, attempt = attempt - 1,
 				    snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(BACK))
 			.param("delayMicros", MysqlValues.micros(delay))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
@@ -152,14 +151,9 @@ final class MysqlOutcomes implements OutcomeStore {
 	public boolean fail(Lease lease, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET errors = JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries
-				                                    THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
-				                               '$', JSON_OBJECT('attempt', attempt,
-				                                                'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%dT%H:%i:%s.%fZ'),
-				                                                'worker', lease_owner, 'message', :entry)),
-				    state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
+				SET errors = %s, state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
 				    lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry")))
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
 			.param("error", error)
@@ -168,14 +162,26 @@ final class MysqlOutcomes implements OutcomeStore {
 			.update() == 1;
 	}
 
+	/**
+	 * The SQL of the error history with an entry for this attempt on its end, the oldest dropped once it is full
+	 * (see {@link ErrorHistory}); the entry's time is ISO-8601 text in UTC, as the other databases write it.
+	 */
+	static String appendError(String message) {
+		return """
+				JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
+				                  '$', JSON_OBJECT('attempt', attempt, 'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%%Y-%%m-%%dT%%H:%%i:%%s.%%fZ'),
+				                                   'worker', lease_owner, 'message', %s))""".formatted(message);
+	}
+
 	@Override
 	public boolean release(Lease lease) {
 		// The attempt is given back once per job (V4 elsewhere), so that a job interrupted at every deploy reaches dead.
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    attempt = attempt - 1, attempt_given_back = TRUE, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back""")
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s""".formatted(BACK,
+				TRANSITIONS.releasable("")))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;

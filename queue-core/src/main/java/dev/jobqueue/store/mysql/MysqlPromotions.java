@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,9 +49,10 @@ final class MysqlPromotions implements PromotionStore {
 	private static final String HELD = """
 			SELECT count(*) FROM jobqueue_job
 			WHERE concurrency_key = :key
-			  AND (key_state IN ('ready', 'running') OR (key_state = 'dead' AND concurrency_dead_holds)
+			  AND (%s
 			       OR (:rateMillis IS NOT NULL AND concurrency_rate_millis IS NOT NULL
-			           AND key_started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""";
+			           AND key_started_at > UTC_TIMESTAMP(6) - INTERVAL :rateMillis * 1000 MICROSECOND))""".formatted(
+			TRANSITIONS.holdsSlot("", "key_state"));
 
 	private static final String PROMOTABLE = """
 			SELECT id, queue FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
@@ -89,10 +92,10 @@ final class MysqlPromotions implements PromotionStore {
 				                               WHERE state = 'blocked' AND concurrency_key IS NOT NULL) w
 				WHERE (SELECT count(*) FROM jobqueue_job h
 				       WHERE h.concurrency_key = w.concurrency_key
-				         AND (h.key_state IN ('ready', 'running') OR (h.key_state = 'dead' AND h.concurrency_dead_holds)))
+				         AND %s)
 				      < (SELECT b.concurrency_limit FROM jobqueue_job b
 				         WHERE b.concurrency_key = w.concurrency_key AND b.key_state = 'blocked' ORDER BY b.id LIMIT 1)
-				LIMIT :maxKeys""")
+				LIMIT :maxKeys""".formatted(TRANSITIONS.holdsSlot("h", "key_state")))
 			.param("maxKeys", maxKeys)
 			.query(String.class)
 			.list();

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.sql.Types;
 import java.util.Collection;
 import java.util.List;
@@ -92,7 +94,7 @@ final class MysqlSearch implements OperatorReads {
 				SELECT holder.id FROM jobqueue_job job
 				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
 				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id
-				  AND holder.state IN ('blocked', 'ready', 'running')""")
+				  AND %s""".formatted(TRANSITIONS.unfinished("holder")))
 			.param("id", id)
 			.query(Long.class)
 			.optional();

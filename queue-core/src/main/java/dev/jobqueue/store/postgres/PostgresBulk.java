@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -37,18 +39,18 @@ final class PostgresBulk implements OperatorWrites {
 	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job j
-				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				SET state = %s, attempt = 0, run_at = now(),
 				    finished_at = NULL
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
 				  AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                    AND holder.state IN ('blocked', 'ready', 'running'))
+				                    AND %s)
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
 				                  WHERE newer.id = ANY(CAST(:ids AS bigint[])) AND newer.id > j.id AND newer.state = 'dead'
 				                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
 				RETURNING id, queue, concurrency_key,
-				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""")
+				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
 			.param("ids", ids.toArray(Long[]::new))
 			.param("notify", notify)
 			.query(PostgresBulk::changed)
@@ -65,8 +67,8 @@ final class PostgresBulk implements OperatorWrites {
 				UPDATE jobqueue_job
 				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
-				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
-				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+				  AND %s
+				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(TRANSITIONS.cancellable("")))
 			.param("ids", ids.toArray(Long[]::new))
 			.param("notify", notify)
 			.query(PostgresBulk::changed)
@@ -102,8 +104,8 @@ final class PostgresBulk implements OperatorWrites {
 				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL,
 				    lease_expires_at = NULL
 				WHERE id = :id
-				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
-				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+				  AND %s
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(TRANSITIONS.cancellable("")))
 			.param("id", id)
 			.param("notify", notify)
 			.query((rs, n) -> 1)
@@ -119,23 +121,23 @@ final class PostgresBulk implements OperatorWrites {
 		String sql = notify ? """
 				WITH retried AS (
 				    UPDATE jobqueue_job j
-				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				    SET state = %s, attempt = 0, run_at = now(),
 				        finished_at = NULL
 				    WHERE id = :id AND state = 'dead'
 				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                        AND holder.state IN ('blocked', 'ready', 'running'))
+				                        AND %s)
 				    RETURNING queue
 				)
-				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""" : """
+				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")) : """
 				UPDATE jobqueue_job j
-				    SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0, run_at = now(),
+				    SET state = %s, attempt = 0, run_at = now(),
 				        finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                    AND holder.state IN ('blocked', 'ready', 'running'))
-				RETURNING queue""";
+				                    AND %s)
+				RETURNING queue""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"));
 		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
 }

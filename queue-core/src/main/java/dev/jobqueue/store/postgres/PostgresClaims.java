@@ -57,14 +57,13 @@ final class PostgresClaims implements ClaimStore {
 		// each other and never pick the same row. The partial index over ready rows (queue, priority, run_at,
 		// id) is read one priority at a time (0 – 9, the table's check), each descent bounded by run_at <= now:
 		// read as one range over the queue, run_at was only a filter, and the scan walked past every future job
-		// of a priority (delayed jobs, retries in backoff) before it reached the next priority's due ones,
-		// 1,207 index pages and 11 – 17 ms for an idle claim with 200,000 of them (docs/architecture.md,
-		// Decisions). The priorities are a nested loop's outer side, in the order of the VALUES list, so the
+		// of a priority (delayed jobs, retries in backoff) before it reached the next priority's due ones
+		// (decision record 003). The priorities are a nested loop's outer side, in the order of the VALUES list, so the
 		// rows come in claim order, and the outer LIMIT stops pulling once it has :limit rows: a row is locked
 		// when it is pulled, so the claim locks no more than it takes. No ORDER BY above the join: a sort there
 		// would pull, and lock, every priority's rows first. Rows of kinds this node does not serve, and rows
 		// of a payload version newer than it reads, are passed over by one filter, read from the row: the index
-		// has neither kind nor version, and docs/architecture.md (Decisions) says why, with the cost measured.
+		// has neither kind nor version, and decision record 004 says why.
 		// The row's kind finds its newest readable version at the same position in :versions as in :kinds; a
 		// kind not in :kinds finds null, which no version is at or below. The lease token grows at every claim
 		// so that writes from any earlier execution are fenced off. Pauses are read in the same statement, so a
@@ -161,8 +160,7 @@ final class PostgresClaims implements ClaimStore {
 	/**
 	 * Sets the confirmation flag and nothing else: no indexed column changes, so PostgreSQL can update the
 	 * rows in place (HOT) without new index entries, and the commit does not wait for the WAL flush (see
-	 * the class comment). The heartbeat that confirmed claims before cost a third of the drain's rate
-	 * (BENCHMARKS.md, "What changed since the previous figures").
+	 * the class comment). Decision record 011 says why the heartbeat does not confirm claims.
 	 */
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.sql.Types;
 import java.time.Instant;
 import java.util.Arrays;
@@ -75,9 +77,9 @@ final class PostgresEnqueue implements EnqueueStore {
 				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
 				        :rateMillis, :traceContext)
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 				DO NOTHING
-				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""")
+				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(TRANSITIONS.unfinished("")))
 			.paramSource(params(job))
 			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
 			.optional();
@@ -92,8 +94,8 @@ final class PostgresEnqueue implements EnqueueStore {
 	 * Draws every id first, in input order, then writes the jobs without a unique key with COPY and the
 	 * others with the unnest() statement, whose ON CONFLICT can turn a row away. COPY straight into the
 	 * table sends the rows as text, with no parameter arrays to build and decode, and writes each row
-	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice; it was the fastest of
-	 * these forms measured (BENCHMARKS.md, bulk-variants). All of it runs in {@link BatchTransactions}, so
+	 * once, where COPY into a staging table and an INSERT … SELECT writes it twice (decision record 013).
+	 * All of it runs in {@link BatchTransactions}, so
 	 * that the batch commits or rolls back whole: a savepoint inside the caller's transaction, else a
 	 * transaction of its own.
 	 */
@@ -127,7 +129,7 @@ final class PostgresEnqueue implements EnqueueStore {
 	 * Ids of the identity's sequence, ascending, so that they follow the input's order; and the time of
 	 * this statement, which every job of the batch is created at (and due after). The sequence is looked
 	 * up once, in a scalar subquery: nextval() of its name as text would resolve the name again for every
-	 * id, which made drawing 20,000 ids take ten times as long.
+	 * id.
 	 */
 	private DrawnIds drawIds(int count) {
 		return jdbc.sql("""
@@ -184,15 +186,15 @@ final class PostgresEnqueue implements EnqueueStore {
 				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
 				                          concurrency_rate_millis, trace_context)
 				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version,
-				       CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, priority,
+				       %s, priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
 				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds,
 				       rate_millis, trace_context
 				FROM input
 				ORDER BY ord
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 				DO NOTHING
-				RETURNING id""")
+				RETURNING id""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("")))
 			.param("ids", ids)
 			.param("now", PostgresRows.timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE)
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
@@ -240,7 +242,7 @@ final class PostgresEnqueue implements EnqueueStore {
 	Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('blocked', 'ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.unfinished("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)

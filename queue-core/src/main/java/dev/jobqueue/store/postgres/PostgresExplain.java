@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +41,7 @@ final class PostgresExplain implements ExplainReads {
 				SELECT f.concurrency_limit, f.concurrency_rate_millis,
 				       (SELECT count(*) FROM jobqueue_job h
 				        WHERE h.concurrency_key = :key
-				          AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds))) AS holders,
+				          AND %s) AS holders,
 				       (SELECT count(*) FROM jobqueue_job b
 				        WHERE b.state = 'blocked' AND b.concurrency_key = :key AND b.id < :id) AS waiting_before,
 				       r.recent_starts, r.oldest_recent_start
@@ -50,7 +52,7 @@ final class PostgresExplain implements ExplainReads {
 				    WHERE f.concurrency_rate_millis IS NOT NULL AND s.concurrency_key = :key
 				      AND s.concurrency_rate_millis IS NOT NULL
 				      AND s.started_at > now() - f.concurrency_rate_millis * interval '1 millisecond'
-				      AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds))) r""")
+				      AND NOT %s) r""".formatted(TRANSITIONS.holdsSlot("h"), TRANSITIONS.holdsSlot("s")))
 			.param("key", key)
 			.param("id", id)
 			.query((rs, row) -> {
@@ -69,8 +71,8 @@ final class PostgresExplain implements ExplainReads {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
 				WHERE concurrency_key = :key
-				  AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds))
-				ORDER BY id LIMIT :max""")
+				  AND %s
+				ORDER BY id LIMIT :max""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("key", key)
 			.param("max", KeySlots.MAX_HOLDERS)
 			.query(Long.class)

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.time.Duration;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -37,7 +39,7 @@ final class PostgresMaintenance implements MaintenanceStore {
 		// rows are locked by the time the message is made, so it describes the row the update changes.
 		return jdbc.sql("""
 				WITH expired AS (
-				    SELECT id, NOT claim_confirmed AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
+				    SELECT id, %s AS give_back,
 				           'lease expired on ' || lease_owner || ' at ' || lease_expires_at
 				           || CASE WHEN claim_confirmed THEN ' (worker stopped or lost the database)'
 				                   ELSE ' before its worker confirmed the claim' END AS message
@@ -48,18 +50,17 @@ final class PostgresMaintenance implements MaintenanceStore {
 				    FOR UPDATE SKIP LOCKED
 				)
 				UPDATE jobqueue_job j
-				SET state = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN 'dead'
-				                 WHEN j.concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    finished_at = CASE WHEN NOT expired.give_back AND j.attempt >= j.max_attempts THEN now() END,
+				SET state = %s,
+				    finished_at = CASE WHEN %s THEN now() END,
 				    attempt = j.attempt - CASE WHEN expired.give_back THEN 1 ELSE 0 END,
 				    unconfirmed_reaps = j.unconfirmed_reaps + CASE WHEN expired.give_back THEN 1 ELSE 0 END,
 				    last_error = expired.message,
-				    errors = CASE WHEN jsonb_array_length(j.errors) >= :maxEntries THEN j.errors - 0 ELSE j.errors END
-				             || jsonb_build_array(jsonb_build_object('attempt', j.attempt, 'at', now(),
-				                                                     'worker', j.lease_owner, 'message', expired.message)),
+				    errors = %s,
 				    lease_owner = NULL, lease_expires_at = NULL
 				FROM expired
-				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""")
+				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""".formatted(
+				TRANSITIONS.reapGivesBack(""), TRANSITIONS.reapState("j", "expired.give_back"),
+				TRANSITIONS.reapKills("j", "expired.give_back"), PostgresOutcomes.appendError("j", "now()", "expired.message")))
 			.param("limit", limit)
 			.param("maxUnconfirmedReaps", MaintenanceStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -97,22 +99,20 @@ final class PostgresOutcomes implements OutcomeStore {
 	}
 
 	/**
-	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
-	 * {@link ErrorHistory}). Times are statement_timestamp(): should the write run inside a longer
-	 * transaction, now() would be that transaction's start.
+	 * The failure's entry goes on the end of the error history ({@link #appendError}). Times are
+	 * statement_timestamp(): should the write run inside a longer transaction, now() would be that transaction's
+	 * start.
 	 */
 	@Override
 	public boolean retryLater(Lease lease, Duration delay, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
-				    last_error = :error,
-				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
-				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
-				                                                     'worker', lease_owner, 'message', :entry)),
+				    last_error = :error, errors = %s,
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(TRANSITIONS.backFromRunning(""),
+				appendError("", "statement_timestamp()", ":entry")))
 			.param("delayMillis", delay.toMillis())
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
@@ -127,10 +127,10 @@ final class PostgresOutcomes implements OutcomeStore {
 	public boolean snooze(Lease lease, Duration delay) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
 				    attempt = attempt - 1, snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(TRANSITIONS.backFromRunning("")))
 			.param("delayMillis", delay.toMillis())
 			.param("id", lease.jobId())
 			.param("token", lease.token())
@@ -143,12 +143,10 @@ final class PostgresOutcomes implements OutcomeStore {
 		return !jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
-				    errors = CASE WHEN jsonb_array_length(errors) >= :maxEntries THEN errors - 0 ELSE errors END
-				             || jsonb_build_array(jsonb_build_object('attempt', attempt, 'at', statement_timestamp(),
-				                                                     'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
+				    errors = %s, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'
-				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""")
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(
+				appendError("", "statement_timestamp()", ":entry")))
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
@@ -160,26 +158,32 @@ final class PostgresOutcomes implements OutcomeStore {
 			.isEmpty();
 	}
 
+	/**
+	 * The SQL of the error history of the row with the given alias with an entry for this attempt on its end, the
+	 * oldest dropped once it is full (see {@link ErrorHistory}).
+	 */
+	static String appendError(String alias, String at, String message) {
+		String q = alias.isEmpty() ? "" : alias + ".";
+		return """
+				CASE WHEN jsonb_array_length(%1$serrors) >= :maxEntries THEN %1$serrors - 0 ELSE %1$serrors END
+				|| jsonb_build_array(jsonb_build_object('attempt', %1$sattempt, 'at', %2$s,
+				                                        'worker', %1$slease_owner, 'message', %3$s))""".formatted(q, at,
+				message);
+	}
+
 	@Override
 	public boolean release(Lease lease) {
 		// A released job is due at once: tell the other nodes, so one of them starts it now. Its attempt
 		// is given back once per job (V4), so that a job interrupted at every deploy still reaches dead.
-		String sql = notify ? """
-				WITH released AS (
-				    UPDATE jobqueue_job
-				    SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				        attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
-				        lease_expires_at = NULL
-				    WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
-				    RETURNING queue
-				)
-				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released""" : """
+		String release = """
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
+				SET state = %s, attempt = attempt - 1, attempt_given_back = true, lease_owner = NULL,
 				    lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND NOT attempt_given_back
-				RETURNING queue""";
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s
+				RETURNING queue""".formatted(TRANSITIONS.backFromRunning(""), TRANSITIONS.releasable(""));
+		String sql = notify
+				? "WITH released AS (" + release + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released"
+				: release;
 		return !jdbc.sql(sql)
 			.param("id", lease.jobId())
 			.param("token", lease.token())

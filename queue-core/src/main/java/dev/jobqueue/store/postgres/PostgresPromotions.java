@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.util.Collection;
 import java.util.Set;
 
@@ -83,13 +85,13 @@ final class PostgresPromotions implements PromotionStore {
 				    WHERE w.concurrency_key IS NOT NULL
 				      AND (SELECT count(*) FROM jobqueue_job h
 				           WHERE h.concurrency_key = w.concurrency_key
-				             AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds)))
+				             AND %s)
 				          < (SELECT b.concurrency_limit FROM jobqueue_job b
 				             WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
 				             ORDER BY b.concurrency_key, b.id LIMIT 1)
 				    LIMIT :maxKeys
 				)
-				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""")
+				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""".formatted(TRANSITIONS.holdsSlot("h")))
 			.param("maxKeys", maxKeys)
 			.query(String.class)
 			.set());

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -116,7 +118,7 @@ final class PostgresSearch implements OperatorReads {
 		return jdbc.sql("""
 				SELECT holder.id FROM jobqueue_job job
 				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
-				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND holder.state IN ('blocked', 'ready', 'running')""")
+				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND %s""".formatted(TRANSITIONS.unfinished("holder")))
 			.param("id", id)
 			.query(Long.class)
 			.optional();

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -35,17 +37,17 @@ final class SqliteBulk implements OperatorWrites {
 	public List<ChangedJob> retryDeadAll(Collection<Long> ids) {
 		return statements.write("retry dead jobs", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+				SET state = %s, attempt = 0,
 				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), finished_at = NULL
 				WHERE id IN (SELECT value FROM json_each(:ids)) AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
-				                    AND holder.state IN ('blocked', 'ready', 'running'))
+				                    AND %s)
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS newer
 				                  WHERE newer.id IN (SELECT value FROM json_each(:ids)) AND newer.id > jobqueue_job.id
 				                    AND newer.state = 'dead' AND newer.kind = jobqueue_job.kind
 				                    AND newer.unique_key = jobqueue_job.unique_key)
-				RETURNING id, queue, concurrency_key""")
+				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());
@@ -59,8 +61,8 @@ final class SqliteBulk implements OperatorWrites {
 				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id IN (SELECT value FROM json_each(:ids))
-				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))
-				RETURNING id, queue, concurrency_key""")
+				  AND %s
+				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.cancellable("")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());
@@ -92,7 +94,7 @@ final class SqliteBulk implements OperatorWrites {
 				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id
-				  AND (state IN ('blocked', 'ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))""")
+				  AND %s""".formatted(TRANSITIONS.cancellable("")))
 			.param("id", id)
 			.update()) == 1;
 	}
@@ -103,11 +105,11 @@ final class SqliteBulk implements OperatorWrites {
 		// NOT EXISTS leaves the job dead when an unfinished job holds its key, which the update would break.
 		return statements.write("retry dead", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_key IS NULL THEN 'ready' ELSE 'blocked' END, attempt = 0,
+				SET state = %s, attempt = 0,
 				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
-				                    AND holder.state IN ('blocked', 'ready', 'running'))""").param("id", id).update()) == 1;
+				                    AND %s)""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"))).param("id", id).update()) == 1;
 	}
 }

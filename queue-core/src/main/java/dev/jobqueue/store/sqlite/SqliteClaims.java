@@ -75,8 +75,8 @@ final class SqliteClaims implements ClaimStore {
 		// order, each search from the priority's first entry up to run_at <= now, so the rows come in claim
 		// order with no sort. Without it the search is on the queue alone, and run_at, which follows priority
 		// in the index, is only a filter: the scan walked past every future job of a priority (delayed jobs,
-		// retries in backoff) before it reached the next priority's due ones, 16 – 22 ms with 200,000 of them
-		// under the write lock, for an idle claim (docs/architecture.md, Decisions). Rows of kinds this node
+		// retries in backoff) before it reached the next priority's due ones, under the write lock (decision
+		// record 003). Rows of kinds this node
 		// does not serve, and rows of a payload version newer than it reads, are passed over, read from the
 		// row, as on PostgreSQL: :versions is a JSON object from kind to newest readable version, and a kind
 		// that is no key of it finds null, which no version is at or below. The lease token grows at every

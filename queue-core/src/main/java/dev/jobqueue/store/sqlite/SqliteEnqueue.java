@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +45,9 @@ final class SqliteEnqueue implements EnqueueStore {
 					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
 					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
 					        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext)
-					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running')
+					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 					DO NOTHING
-					RETURNING id""")
+					RETURNING id""".formatted(TRANSITIONS.unfinished("")))
 				.paramSource(params(job))
 				.query(Long.class)
 				.optional());
@@ -81,7 +83,7 @@ final class SqliteEnqueue implements EnqueueStore {
 	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
 		return statements.read("find by unique key", () -> jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND state IN ('blocked', 'ready', 'running')""")
+				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.unfinished("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)

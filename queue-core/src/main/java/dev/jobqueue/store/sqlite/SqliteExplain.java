@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,27 +30,27 @@ final class SqliteExplain implements ExplainReads {
 			SELECT f.concurrency_limit, f.concurrency_rate_millis,
 			       (SELECT count(*) FROM jobqueue_job h
 			        WHERE h.concurrency_key = :key
-			          AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1))) AS holders,
+			          AND %s) AS holders,
 			       (SELECT count(*) FROM jobqueue_job b
 			        WHERE b.state = 'blocked' AND b.concurrency_key = :key AND b.id < :id) AS waiting_before,
 			       (SELECT count(*) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
 			          AND s.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - f.concurrency_rate_millis
-			          AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds = 1)))
+			          AND NOT %s)
 			       AS recent_starts,
 			       (SELECT min(s.started_at) FROM jobqueue_job s
 			        WHERE s.concurrency_key = :key AND s.concurrency_rate_millis IS NOT NULL
 			          AND s.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - f.concurrency_rate_millis
-			          AND NOT (s.state IN ('ready', 'running') OR (s.state = 'dead' AND s.concurrency_dead_holds = 1)))
+			          AND NOT %s)
 			       AS oldest_recent_start
 			FROM (SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
-			      WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1) f""";
+			      WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1) f""".formatted(TRANSITIONS.holdsSlot("h"), TRANSITIONS.holdsSlot("s"), TRANSITIONS.holdsSlot("s"));
 
 	static final String HOLDERS = """
 			SELECT id FROM jobqueue_job
 			WHERE concurrency_key = :key
-			  AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1))
-			ORDER BY id LIMIT :max""";
+			  AND %s
+			ORDER BY id LIMIT :max""".formatted(TRANSITIONS.holdsSlot(""));
 
 	/** The ready index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """

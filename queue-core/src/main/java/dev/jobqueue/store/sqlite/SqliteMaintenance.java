@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.time.Duration;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,29 +21,25 @@ final class SqliteMaintenance implements MaintenanceStore {
 	/** The reaper's statement (see {@link #reapExpired}), a constant so that a test can ask for its plan. */
 	static final String REAP = """
 			UPDATE jobqueue_job
-			SET state = CASE WHEN NOT expired.give_back AND attempt >= max_attempts THEN 'dead'
-			             WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-			    finished_at = CASE WHEN NOT expired.give_back AND attempt >= max_attempts
-			                       THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
+			SET state = %1$s,
+			    finished_at = CASE WHEN %2$s THEN CAST(round(unixepoch('subsec') * 1000) AS INTEGER) END,
 			    attempt = attempt - expired.give_back,
 			    unconfirmed_reaps = unconfirmed_reaps + expired.give_back,
-			    last_error = expired.message,
-			    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
-			                              THEN json_remove(errors, '$[0]') ELSE errors END,
-			                         '$[#]', json_object('attempt', attempt, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-			                                             'worker', lease_owner, 'message', expired.message)),
+			    last_error = expired.message, errors = %3$s,
 			    lease_owner = NULL, lease_expires_at = NULL
 			FROM (
-			    SELECT id AS expired_id, claim_confirmed = 0 AND unconfirmed_reaps < :maxUnconfirmedReaps AS give_back,
+			    SELECT id AS expired_id, %4$s AS give_back,
 			           'lease expired on ' || lease_owner || ' at '
-			           || strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at / 1000.0, 'unixepoch')
+			           || strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', lease_expires_at / 1000.0, 'unixepoch')
 			           || CASE WHEN claim_confirmed THEN ' (worker stopped or lost the database)'
 			                   ELSE ' before its worker confirmed the claim' END AS message
 			    FROM jobqueue_job
 			    WHERE state = 'running' AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 			    ORDER BY lease_expires_at
 			    LIMIT :limit) AS expired
-			WHERE jobqueue_job.id = expired.expired_id""";
+			WHERE jobqueue_job.id = expired.expired_id""".formatted(TRANSITIONS.reapState("", "expired.give_back"),
+			TRANSITIONS.reapKills("", "expired.give_back"), SqliteOutcomes.appendError("expired.message"),
+			TRANSITIONS.reapGivesBack(""));
 
 	/**
 	 * The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. INDEXED BY,

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -23,6 +25,8 @@ import dev.jobqueue.store.sqlite.support.SqliteStatements;
  * waits in the busy handler rather than failing.
  */
 final class SqliteOutcomes implements OutcomeStore {
+
+	private static final String BACK = TRANSITIONS.backFromRunning("");
 
 	private final JdbcClient jdbc;
 
@@ -73,24 +77,16 @@ final class SqliteOutcomes implements OutcomeStore {
 		return lost;
 	}
 
-	/**
-	 * The failure's entry goes on the end of the error history, the oldest dropped once it is full (see
-	 * {@link ErrorHistory}); its time is ISO-8601 text, as PostgreSQL writes it.
-	 */
+	/** The failure's entry goes on the end of the error history ({@link #appendError}). */
 	@Override
 	public boolean retryLater(Lease lease, Duration delay, String error) {
 		return statements.write("retry", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
-				    last_error = :error,
-				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
-				                              THEN json_remove(errors, '$[0]') ELSE errors END,
-				                         '$[#]', json_object('attempt', attempt,
-				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-				                                             'worker', lease_owner, 'message', :entry)),
+				    last_error = :error, errors = %s,
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(BACK, appendError(":entry")))
 			.param("delayMillis", delay.toMillis())
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
@@ -105,10 +101,10 @@ final class SqliteOutcomes implements OutcomeStore {
 	public boolean snooze(Lease lease, Duration delay) {
 		return statements.write("snooze", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
+				SET state = %s,
 				    run_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis,
 				    attempt = attempt - 1, snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(BACK))
 			.param("delayMillis", delay.toMillis())
 			.param("id", lease.jobId())
 			.param("token", lease.token())
@@ -121,13 +117,8 @@ final class SqliteOutcomes implements OutcomeStore {
 		return statements.write("fail", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET state = 'dead', last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    errors = json_insert(CASE WHEN json_array_length(errors) >= :maxEntries
-				                              THEN json_remove(errors, '$[0]') ELSE errors END,
-				                         '$[#]', json_object('attempt', attempt,
-				                                             'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-				                                             'worker', lease_owner, 'message', :entry)),
-				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""")
+				    errors = %s, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry")))
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
@@ -136,15 +127,25 @@ final class SqliteOutcomes implements OutcomeStore {
 			.update()) == 1;
 	}
 
+	/**
+	 * The SQL of the error history with an entry for this attempt on its end, the oldest dropped once it is full
+	 * (see {@link ErrorHistory}); the entry's time is ISO-8601 text, as PostgreSQL writes it.
+	 */
+	static String appendError(String message) {
+		return """
+				json_insert(CASE WHEN json_array_length(errors) >= :maxEntries THEN json_remove(errors, '$[0]') ELSE errors END,
+				            '$[#]', json_object('attempt', attempt, 'at', strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now'),
+				                                'worker', lease_owner, 'message', %s))""".formatted(message);
+	}
+
 	@Override
 	public boolean release(Lease lease) {
 		// The attempt is given back once per job (V4), so that a job interrupted at every deploy reaches dead.
 		return statements.write("release", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = CASE WHEN concurrency_rate_millis IS NULL THEN 'ready' ELSE 'blocked' END,
-				    attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
-				    lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running' AND attempt_given_back = 0""")
+				SET state = %s, attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s""".formatted(BACK,
+				TRANSITIONS.releasable("")))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update()) == 1;

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,10 +49,10 @@ final class SqlitePromotions implements PromotionStore {
 			                  WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1), 0)
 			        - (SELECT count(*) FROM jobqueue_job
 			           WHERE concurrency_key = :key
-			             AND (state IN ('ready', 'running') OR (state = 'dead' AND concurrency_dead_holds = 1)
+			             AND (%2$s
 			                  OR (concurrency_rate_millis IS NOT NULL
 			                      AND started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - (%1$s))))))
-			RETURNING queue""".formatted(FIRST_RATE);
+			RETURNING queue""".formatted(FIRST_RATE, TRANSITIONS.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 
@@ -81,7 +83,7 @@ final class SqlitePromotions implements PromotionStore {
 				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job WHERE state = 'blocked') w
 				WHERE (SELECT count(*) FROM jobqueue_job h
 				       WHERE h.concurrency_key = w.concurrency_key
-				         AND (h.state IN ('ready', 'running') OR (h.state = 'dead' AND h.concurrency_dead_holds = 1)
+				         AND (%s
 				              OR (h.concurrency_rate_millis IS NOT NULL
 				                  AND h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 				                                     - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
@@ -89,7 +91,7 @@ final class SqlitePromotions implements PromotionStore {
 				                                        ORDER BY b.id LIMIT 1))))
 				      < (SELECT b.concurrency_limit FROM jobqueue_job b
 				         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
-				LIMIT :maxKeys""")
+				LIMIT :maxKeys""".formatted(TRANSITIONS.holdsSlot("h")))
 			.param("maxKeys", maxKeys)
 			.query(String.class)
 			.list());

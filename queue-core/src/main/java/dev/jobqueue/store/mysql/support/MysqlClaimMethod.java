@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The two claims of the MySQL dialect (docs/architecture.md, "MySQL and MariaDB"), and which one a server takes. */
+/** The two claims of the MySQL dialect (docs/internals/mysql.md), and which one a server takes. */
 public enum MysqlClaimMethod {
 
 	/** {@code SELECT … FOR UPDATE SKIP LOCKED}, then one update of the rows it locked. */

@@ -24,9 +24,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * as the first statement of ours: no transaction has begun on the connection yet (auto-commit off begins none
  * until a statement reads; checked on MariaDB 10.11 with a read that sees a row committed meanwhile, and the
  * next transaction back at the session's level), and the session's level stays as it was, so nothing has to be
- * put back. Spring's own isolation setting changed the session's level and reset it after each transaction, two
- * round trips more: a drain of 20,000 jobs on a pool at REPEATABLE READ went from 614 to 821 jobs/s without them
- * (one run each, the machine shared with other builds at a load of 10 - 15 on 2 cores).
+ * put back. Spring's own isolation setting changes the session's level and resets it after each transaction,
+ * two round trips more per transaction.
  */
 public final class MysqlTransactions {
 

@@ -36,7 +36,7 @@ import dev.jobqueue.store.WakeupSource;
  *
  * <p>Not for PgBouncer in transaction pooling mode, where a LISTEN does not stay on one server
  * connection: use a store that does not notify ({@code PostgresDialect.jobStore(dataSource, false)}) and no
- * listener there (docs/architecture.md, Decisions, says why the queue does not try to detect a pooler).
+ * listener there (decision record 025 says why the queue does not try to detect a pooler).
  */
 public final class PostgresNotificationListener implements WakeupSource {
 

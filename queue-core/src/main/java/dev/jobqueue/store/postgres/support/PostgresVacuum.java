@@ -26,7 +26,7 @@ import dev.jobqueue.store.SqlFailures;
  * finished jobs is nearly always: the ready index then kept the entries of every job claimed since the
  * last pass, as many as 2 % of the table's rows. So every {@link #INDEX_CLEANUP_THRESHOLD} dead rows that
  * the maintenance node vacuumed, the VACUUM asks for the pass ({@code INDEX_CLEANUP ON}); in between it leaves it to
- * PostgreSQL. docs/architecture.md (Decisions) has the alternatives measured.
+ * PostgreSQL. Decision record 014 has the alternatives, measured.
  */
 public final class PostgresVacuum {
 
@@ -37,15 +37,14 @@ public final class PostgresVacuum {
 
 	/**
 	 * Dead rows vacuumed between two passes over the indexes: the ready index then holds the entries of at most
-	 * about 2,000 claimed jobs (a job leaves two dead rows), some 21 pages, whatever the table's size. The pass
-	 * reads every index whole: 54 - 150 ms on a table of 1,000,000 finished jobs, at most once every 2,000 jobs
-	 * (BENCHMARKS.md, "The ready index on a table of finished jobs").
+	 * about 2,000 claimed jobs (a job leaves two dead rows), whatever the table's size. The pass reads every index
+	 * whole, so it runs no more often than that.
 	 */
 	private static final long INDEX_CLEANUP_THRESHOLD = 4_000;
 
 	// PARALLEL 0: a VACUUM of a table whose indexes pass min_parallel_index_scan_size (512 kB, some 20,000 rows)
-	// otherwise starts parallel workers for them at every run, even with nothing to clean: on the table of
-	// 1,000,000 finished jobs each run took 70 - 289 ms with them, 3 - 17 ms without.
+	// otherwise starts parallel workers for them at every run, even with nothing to clean, which costs more than
+	// the run itself.
 	private static final String VACUUM = "VACUUM (SKIP_LOCKED, PARALLEL 0) jobqueue_job";
 
 	private static final String VACUUM_WITH_INDEX_CLEANUP =
