@@ -58,7 +58,9 @@ final class MysqlBulk implements OperatorWrites {
 						UPDATE jobqueue_job
 						SET state = %s, attempt = 0,
 						    run_at = UTC_TIMESTAMP(6), finished_at = NULL
-						WHERE id IN (:ids)""".formatted(TRANSITIONS.entryState(""))).param("ids", retried.stream().map(ChangedJob::id).toList()).update();
+						WHERE id IN (:ids)""".formatted(TRANSITIONS.entryState("")))
+					.param("ids", retried.stream().map(ChangedJob::id).toList())
+					.update();
 			}
 			return retried;
 		});

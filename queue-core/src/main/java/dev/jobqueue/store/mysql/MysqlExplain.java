@@ -45,7 +45,9 @@ final class MysqlExplain implements ExplainReads {
 			          AND NOT %s)
 			       AS oldest_recent_start
 			FROM (SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
-			      WHERE concurrency_key = :key AND key_state = 'blocked' ORDER BY id LIMIT 1) f""".formatted(TRANSITIONS.holdsSlot("h", "key_state"), TRANSITIONS.holdsSlot("s", "key_state"), TRANSITIONS.holdsSlot("s", "key_state"));
+			      WHERE concurrency_key = :key AND key_state = 'blocked' ORDER BY id LIMIT 1) f""".formatted(
+			TRANSITIONS.holdsSlot("h", "key_state"), TRANSITIONS.holdsSlot("s", "key_state"),
+			TRANSITIONS.holdsSlot("s", "key_state"));
 
 	static final String HOLDERS = """
 			SELECT id FROM jobqueue_job

@@ -151,8 +151,8 @@ final class MysqlOutcomes implements OutcomeStore {
 	public boolean fail(Lease lease, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET errors = %s, state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6), lease_owner = NULL,
-				    lease_expires_at = NULL
+				SET errors = %s, state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6),
+				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry")))
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
@@ -168,8 +168,10 @@ final class MysqlOutcomes implements OutcomeStore {
 	 */
 	static String appendError(String message) {
 		return """
-				JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries THEN JSON_REMOVE(errors, '$[0]') ELSE errors END,
-				                  '$', JSON_OBJECT('attempt', attempt, 'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%%Y-%%m-%%dT%%H:%%i:%%s.%%fZ'),
+				JSON_ARRAY_APPEND(CASE WHEN JSON_LENGTH(errors) >= :maxEntries THEN JSON_REMOVE(errors, '$[0]')
+				                       ELSE errors END,
+				                  '$', JSON_OBJECT('attempt', attempt,
+				                                   'at', DATE_FORMAT(UTC_TIMESTAMP(6), '%%Y-%%m-%%dT%%H:%%i:%%s.%%fZ'),
 				                                   'worker', lease_owner, 'message', %s))""".formatted(message);
 	}
 

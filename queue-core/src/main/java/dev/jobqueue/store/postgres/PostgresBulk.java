@@ -50,7 +50,8 @@ final class PostgresBulk implements OperatorWrites {
 				                  WHERE newer.id = ANY(CAST(:ids AS bigint[])) AND newer.id > j.id AND newer.state = 'dead'
 				                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
 				RETURNING id, queue, concurrency_key,
-				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
+				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""".formatted(
+				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
 			.param("ids", ids.toArray(Long[]::new))
 			.param("notify", notify)
 			.query(PostgresBulk::changed)
@@ -68,7 +69,8 @@ final class PostgresBulk implements OperatorWrites {
 				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
 				  AND %s
-				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(TRANSITIONS.cancellable("")))
+				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(
+				TRANSITIONS.cancellable("")))
 			.param("ids", ids.toArray(Long[]::new))
 			.param("notify", notify)
 			.query(PostgresBulk::changed)
@@ -105,7 +107,8 @@ final class PostgresBulk implements OperatorWrites {
 				    lease_expires_at = NULL
 				WHERE id = :id
 				  AND %s
-				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(TRANSITIONS.cancellable("")))
+				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(
+				TRANSITIONS.cancellable("")))
 			.param("id", id)
 			.param("notify", notify)
 			.query((rs, n) -> 1)
@@ -118,26 +121,16 @@ final class PostgresBulk implements OperatorWrites {
 		// A job with a concurrency key goes back to blocked and waits for a slot, as a new one does.
 		// NOT EXISTS leaves the job dead when an unfinished job of its kind holds its key: the update would
 		// break the unique index, and its error would abort the caller's transaction.
-		String sql = notify ? """
-				WITH retried AS (
-				    UPDATE jobqueue_job j
-				    SET state = %s, attempt = 0, run_at = now(),
-				        finished_at = NULL
-				    WHERE id = :id AND state = 'dead'
-				      AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                      WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                        AND %s)
-				    RETURNING queue
-				)
-				SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")) : """
+		String retry = """
 				UPDATE jobqueue_job j
-				    SET state = %s, attempt = 0, run_at = now(),
-				        finished_at = NULL
+				SET state = %s, attempt = 0, run_at = now(), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
-				                    AND %s)
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND %s)
 				RETURNING queue""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"));
+		String sql = notify
+				? "WITH retried AS (" + retry + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried"
+				: retry;
 		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
 }

@@ -79,7 +79,8 @@ final class PostgresEnqueue implements EnqueueStore {
 				        :rateMillis, :traceContext)
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 				DO NOTHING
-				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(TRANSITIONS.unfinished("")))
+				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(
+				TRANSITIONS.unfinished("")))
 			.paramSource(params(job))
 			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
 			.optional();

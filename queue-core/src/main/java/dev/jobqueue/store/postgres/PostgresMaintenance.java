@@ -60,7 +60,8 @@ final class PostgresMaintenance implements MaintenanceStore {
 				FROM expired
 				WHERE j.id = expired.id AND j.state = 'running' AND j.lease_expires_at < now()""".formatted(
 				TRANSITIONS.reapGivesBack(""), TRANSITIONS.reapState("j", "expired.give_back"),
-				TRANSITIONS.reapKills("j", "expired.give_back"), PostgresOutcomes.appendError("j", "now()", "expired.message")))
+				TRANSITIONS.reapKills("j", "expired.give_back"),
+				PostgresOutcomes.appendError("j", "now()", "expired.message")))
 			.param("limit", limit)
 			.param("maxUnconfirmedReaps", MaintenanceStore.MAX_UNCONFIRMED_REAPS)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)

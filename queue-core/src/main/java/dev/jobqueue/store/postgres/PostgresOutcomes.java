@@ -111,8 +111,8 @@ final class PostgresOutcomes implements OutcomeStore {
 				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
 				    last_error = :error, errors = %s,
 				    lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(TRANSITIONS.backFromRunning(""),
-				appendError("", "statement_timestamp()", ":entry")))
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(
+				TRANSITIONS.backFromRunning(""), appendError("", "statement_timestamp()", ":entry")))
 			.param("delayMillis", delay.toMillis())
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
@@ -130,7 +130,8 @@ final class PostgresOutcomes implements OutcomeStore {
 				SET state = %s,
 				    run_at = statement_timestamp() + :delayMillis * interval '1 millisecond',
 				    attempt = attempt - 1, snoozes = snoozes + 1, lease_owner = NULL, lease_expires_at = NULL
-				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(TRANSITIONS.backFromRunning("")))
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(
+				TRANSITIONS.backFromRunning("")))
 			.param("delayMillis", delay.toMillis())
 			.param("id", lease.jobId())
 			.param("token", lease.token())

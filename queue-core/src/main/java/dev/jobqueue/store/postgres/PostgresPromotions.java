@@ -91,7 +91,8 @@ final class PostgresPromotions implements PromotionStore {
 				             ORDER BY b.concurrency_key, b.id LIMIT 1)
 				    LIMIT :maxKeys
 				)
-				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""".formatted(TRANSITIONS.holdsSlot("h")))
+				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""".formatted(
+				TRANSITIONS.holdsSlot("h")))
 			.param("maxKeys", maxKeys)
 			.query(String.class)
 			.set());

@@ -47,7 +47,8 @@ final class SqliteBulk implements OperatorWrites {
 				                  WHERE newer.id IN (SELECT value FROM json_each(:ids)) AND newer.id > jobqueue_job.id
 				                    AND newer.state = 'dead' AND newer.kind = jobqueue_job.kind
 				                    AND newer.unique_key = jobqueue_job.unique_key)
-				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
+				RETURNING id, queue, concurrency_key""".formatted(
+				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());
@@ -110,6 +111,7 @@ final class SqliteBulk implements OperatorWrites {
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
-				                    AND %s)""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"))).param("id", id).update()) == 1;
+				                    AND %s)""".formatted(
+				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"))).param("id", id).update()) == 1;
 	}
 }

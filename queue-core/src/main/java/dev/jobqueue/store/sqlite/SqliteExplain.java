@@ -44,7 +44,8 @@ final class SqliteExplain implements ExplainReads {
 			          AND NOT %s)
 			       AS oldest_recent_start
 			FROM (SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job
-			      WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1) f""".formatted(TRANSITIONS.holdsSlot("h"), TRANSITIONS.holdsSlot("s"), TRANSITIONS.holdsSlot("s"));
+			      WHERE state = 'blocked' AND concurrency_key = :key ORDER BY id LIMIT 1) f""".formatted(
+			TRANSITIONS.holdsSlot("h"), TRANSITIONS.holdsSlot("s"), TRANSITIONS.holdsSlot("s"));
 
 	static final String HOLDERS = """
 			SELECT id FROM jobqueue_job

@@ -133,7 +133,8 @@ final class SqliteOutcomes implements OutcomeStore {
 	 */
 	static String appendError(String message) {
 		return """
-				json_insert(CASE WHEN json_array_length(errors) >= :maxEntries THEN json_remove(errors, '$[0]') ELSE errors END,
+				json_insert(CASE WHEN json_array_length(errors) >= :maxEntries THEN json_remove(errors, '$[0]')
+				                 ELSE errors END,
 				            '$[#]', json_object('attempt', attempt, 'at', strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now'),
 				                                'worker', lease_owner, 'message', %s))""".formatted(message);
 	}
@@ -143,7 +144,8 @@ final class SqliteOutcomes implements OutcomeStore {
 		// The attempt is given back once per job (V4), so that a job interrupted at every deploy reaches dead.
 		return statements.write("release", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = %s, attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL, lease_expires_at = NULL
+				SET state = %s, attempt = attempt - 1, attempt_given_back = 1, lease_owner = NULL,
+				    lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s""".formatted(BACK,
 				TRANSITIONS.releasable("")))
 			.param("id", lease.jobId())

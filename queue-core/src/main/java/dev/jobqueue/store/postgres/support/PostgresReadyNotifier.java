@@ -17,8 +17,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * most once per queue per interval from this store. PostgreSQL serializes the commits of transactions that
  * notify on one cluster-wide lock of its notification queue, so a notification in every enqueue made
  * concurrent enqueues commit one at a time (decision record 017 has the measurement). Here a notification is
- * asked for after the enqueue commits and a thread of this notifier sends them: the first at once, those that come while it sends or within the interval after it gathered into
- * one statement sent when the interval is up. A listener therefore hears of a job at most an interval
+ * asked for after the enqueue commits and a thread of this notifier sends them: the first at once, those that
+ * come while it sends or within the interval after it gathered into one statement sent when the interval is up. A listener therefore hears of a job at most an interval
  * after its commit, and a busy one does not need to: it claims again as soon as a batch is done.
  *
  * <p>The thread starts when there is something to send and ends when nothing came for a while, so a store
