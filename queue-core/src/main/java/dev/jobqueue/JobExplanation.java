@@ -22,7 +22,11 @@ public record JobExplanation(long jobId, Reason reason, String message) {
 		/** It was cancelled; the sentence says when. */
 		CANCELLED,
 
-		/** Its attempts are spent (or its failure was not retryable); the sentence gives the last error. */
+		/**
+		 * Its attempts are spent (or its failure was not retryable); the sentence gives the last error, and says
+		 * when it holds its concurrency key's slot ({@link HandlerOptions#deadJobBlocksKey(boolean)}), which keeps
+		 * it past retention until it is retried or cancelled.
+		 */
 		DEAD,
 
 		/** A node runs it now; the sentence names the node and its lease's expiry. */

@@ -215,7 +215,9 @@ public interface JobQueue {
 
 	/**
 	 * Deletes every finished job (succeeded, dead, cancelled) that {@code query} selects, in batches of 1,000
-	 * as {@link #retryAll(JobQuery)}; returns how many were deleted. Unfinished jobs are never deleted.
+	 * as {@link #retryAll(JobQuery)}; returns how many were deleted. Unfinished jobs are never deleted, nor a dead
+	 * job that holds its concurrency key's slot ({@link HandlerOptions#deadJobBlocksKey(boolean)}): it stays until
+	 * retried or cancelled.
 	 * @throws IllegalArgumentException for a null query
 	 */
 	long deleteFinished(JobQuery query);

@@ -167,7 +167,7 @@ public final class RuntimeSettings {
 		return finishedRetention;
 	}
 
-	/** How long dead jobs are kept. */
+	/** How long dead jobs are kept; one that holds its concurrency key's slot is kept until retried or cancelled. */
 	public Duration deadRetention() {
 		return deadRetention;
 	}

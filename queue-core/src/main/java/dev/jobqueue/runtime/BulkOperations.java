@@ -103,8 +103,8 @@ final class BulkOperations {
 	}
 
 	/**
-	 * A retried job without a key is ready: its queue is woken. One with a key is blocked, and a cancelled or
-	 * deleted one may have freed its key's slot: the key is promoted either way.
+	 * A retried job without a key is ready: its queue is woken. One with a key is blocked, a cancelled one may have
+	 * freed its key's slot, and a deleted one a start its key's rate counted: the key is promoted either way.
 	 */
 	private long apply(List<Long> ids, Function<List<Long>, List<ChangedJob>> operation, boolean makesReady) {
 		if (ids.isEmpty()) {

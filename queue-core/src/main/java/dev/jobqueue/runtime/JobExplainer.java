@@ -45,13 +45,24 @@ final class JobExplainer {
 			case succeeded -> explained(job, Reason.SUCCEEDED, "succeeded at %s.", ExplainText.time(job.finishedAt()));
 			case cancelled -> explained(job, Reason.CANCELLED, "was cancelled at %s.",
 					ExplainText.time(job.finishedAt()));
-			case dead -> explained(job, Reason.DEAD, "is dead after %s; the last failed with: %s",
-					ExplainText.count(job.attempt(), "attempt"), ExplainText.error(job.lastError()));
+			case dead -> dead(job);
 			case running -> explained(job, Reason.RUNNING,
 					"is running (attempt %d of %d) on node %s; its lease runs until %s.", job.attempt(),
 					job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
 			case ready, blocked -> waiting(job);
 		};
+	}
+
+	/** A dead job that holds its key's slot says so: retention keeps it, and the key's next jobs wait for it. */
+	private JobExplanation dead(Job job) {
+		String attempts = ExplainText.count(job.attempt(), "attempt");
+		String error = ExplainText.error(job.lastError());
+		if (job.concurrencyKey() != null && store.explain().holdsSlot(job.id())) {
+			return explained(job, Reason.DEAD, "is dead after %s; it holds its slot of concurrency key '%s' and is "
+					+ "kept past retention until retried or cancelled; the last failed with: %s", attempts,
+					job.concurrencyKey(), error);
+		}
+		return explained(job, Reason.DEAD, "is dead after %s; the last failed with: %s", attempts, error);
 	}
 
 	private JobExplanation waiting(Job job) {

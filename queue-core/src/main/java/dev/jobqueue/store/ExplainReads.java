@@ -17,6 +17,13 @@ public interface ExplainReads {
 	Optional<KeySlots> keySlots(String key, long id);
 
 	/**
+	 * Whether job {@code id} holds a slot of its concurrency key ({@link Transition.Facts#holdsSlot}): for a dead
+	 * job, that it keeps its key's next jobs waiting, and is kept past its retention, until it is retried or
+	 * cancelled.
+	 */
+	boolean holdsSlot(long id);
+
+	/**
 	 * How many due ready jobs of job {@code id}'s queue come before it in claim order (priority, run-at, id),
 	 * counting up to {@code cap}: what a claim of its queue takes first.
 	 */

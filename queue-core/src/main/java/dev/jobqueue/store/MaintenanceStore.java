@@ -27,7 +27,9 @@ public interface MaintenanceStore {
 
 	/**
 	 * Deletes up to {@code limit} finished jobs: succeeded and cancelled ones finished more than
-	 * {@code finishedRetention} ago, dead ones more than {@code deadRetention} ago.
+	 * {@code finishedRetention} ago, dead ones more than {@code deadRetention} ago. Never a dead job that holds its
+	 * key's slot ({@link Transition.Facts#holdsSlot}): it is kept until it is retried or cancelled, so that its
+	 * key's next jobs keep waiting for it.
 	 */
 	int prune(Duration finishedRetention, Duration deadRetention, int limit);
 

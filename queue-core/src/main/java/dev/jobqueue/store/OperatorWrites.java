@@ -33,6 +33,9 @@ public interface OperatorWrites {
 	 */
 	List<ChangedJob> retryDeadAll(Collection<Long> ids);
 
-	/** Deletes those of {@code ids} that are finished (succeeded, dead or cancelled), in one statement. */
+	/**
+	 * Deletes those of {@code ids} that are finished (succeeded, dead or cancelled), in one statement, except a dead
+	 * job that holds its key's slot ({@link Transition.Facts#holdsSlot}), as {@link MaintenanceStore#prune} keeps it.
+	 */
 	List<ChangedJob> deleteFinished(Collection<Long> ids);
 }

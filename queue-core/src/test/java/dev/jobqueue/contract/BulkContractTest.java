@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -136,6 +137,24 @@ public abstract class BulkContractTest {
 		assertThat(List.of(succeeded, dead, cancelled)).allSatisfy(id -> assertThat(fixture.queue().find(id)).isEmpty());
 		assertThat(states(otherKind, ready, running)).containsExactly(JobState.succeeded, JobState.ready, JobState.running);
 		assertThat(fixture.queue().deleteFinished(JobQuery.all().states(JobState.ready, JobState.running))).isZero();
+	}
+
+	@Test
+	void deleteFinishedLeavesADeadJobThatHoldsItsKeysSlotUntilItIsCancelled() {
+		long holder = jobs.deadHoldingKey("default", "step", "ledger-1");
+		long next = jobs.blockedOnKey("default", "step", "ledger-1");
+		long dead = jobs.dead("default", "step", "boom");
+
+		assertThat(fixture.queue().deleteFinished(JobQuery.all().kind("step"))).isEqualTo(1);
+		assertThat(fixture.store().writes().deleteFinished(List.of(holder))).isEmpty();
+		fixture.store().promotions().promote(Set.of("ledger-1"));
+
+		assertThat(fixture.queue().find(dead)).isEmpty();
+		assertThat(states(holder, next)).containsExactly(JobState.dead, JobState.blocked);
+
+		assertThat(fixture.queue().cancel(holder)).isTrue();
+		assertThat(fixture.queue().deleteFinished(JobQuery.all().kind("step"))).isEqualTo(1);
+		assertThat(fixture.queue().find(holder)).isEmpty();
 	}
 
 	@Test

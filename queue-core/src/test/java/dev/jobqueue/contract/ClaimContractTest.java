@@ -27,6 +27,7 @@ import dev.jobqueue.store.MaintenanceStore;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.StatedJobs;
 import dev.jobqueue.support.TestDatabase;
 
 /** What the store's claim and lease statements promise, on every database. */
@@ -483,6 +484,26 @@ public abstract class ClaimContractTest {
 		assertThat(fixture.queue().find(dead)).isPresent();
 		assertThat(fixture.queue().find(ready)).isPresent();
 		assertThat(fixture.queue().find(running)).isPresent();
+	}
+
+	@Test
+	void thePrunerKeepsADeadJobThatHoldsItsKeysSlotUntilItIsCancelled() {
+		StatedJobs jobs = new StatedJobs(store);
+		long holder = jobs.deadHoldingKey("default", "greet", "ledger-1");
+		long next = jobs.blockedOnKey("default", "greet", "ledger-1");
+		long deadWithoutHold = enqueue("dead", EnqueueOptions.defaults());
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
+
+		assertThat(store.maintenance().prune(Duration.ZERO, Duration.ZERO, 100)).isEqualTo(1);
+		store.promotions().promote(Set.of("ledger-1"));
+
+		assertThat(fixture.queue().find(deadWithoutHold)).isEmpty();
+		assertThat(fixture.state(holder)).isEqualTo(JobState.dead);
+		assertThat(fixture.state(next)).as("the group stays blocked behind its failed step").isEqualTo(JobState.blocked);
+
+		assertThat(fixture.queue().cancel(holder)).isTrue();
+		assertThat(store.maintenance().prune(Duration.ZERO, Duration.ZERO, 100)).isEqualTo(1);
+		assertThat(fixture.queue().find(holder)).isEmpty();
 	}
 
 	private static void awaitLeaseExpiry() {

@@ -28,6 +28,7 @@ import dev.jobqueue.store.NewJob.KeySlot;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
+import dev.jobqueue.support.StatedJobs;
 import dev.jobqueue.support.TestDatabase;
 
 /**
@@ -92,6 +93,20 @@ public abstract class ExplainContractTest {
 
 		assertExplained(queue.explain(id), Reason.DEAD,
 				"Job " + id + " is dead after 1 attempt; the last failed with: java.lang.IllegalStateException: card declined");
+	}
+
+	@Test
+	void aDeadJobThatHoldsItsKeysSlotSaysRetentionKeepsItUntilItIsRetriedOrCancelled() {
+		long holder = new StatedJobs(store).deadHoldingKey("default", "greet", "ledger-1");
+		long freed = enqueueKeyed(new KeySlot("ledger-2", 1, false));
+		store.promotions().promote(List.of("ledger-2"));
+		store.outcomes().fail(claim().lease(), "step failed");
+
+		assertExplained(queue.explain(holder), Reason.DEAD, "Job " + holder + " is dead after 1 attempt; it holds its "
+				+ "slot of concurrency key 'ledger-1' and is kept past retention until retried or cancelled; the last "
+				+ "failed with: step failed");
+		assertExplained(queue.explain(freed), Reason.DEAD,
+				"Job " + freed + " is dead after 1 attempt; the last failed with: step failed");
 	}
 
 	@Test

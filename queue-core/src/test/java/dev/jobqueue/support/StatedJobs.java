@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
@@ -46,6 +47,28 @@ public final class StatedJobs {
 		ClaimedJob job = running(queue, kind, uniqueKey);
 		assertThat(store.outcomes().fail(job.lease(), error)).isTrue();
 		return job.id();
+	}
+
+	/**
+	 * A dead job of concurrency key {@code key} whose dead jobs hold their slot ({@code deadJobBlocksKey}), with a
+	 * limit of 1: it holds the key's one slot.
+	 */
+	public long deadHoldingKey(String queue, String kind, String key) {
+		long id = store.enqueues()
+			.enqueue(new NewJob(queue, kind, "{}", 1, 0, null, Duration.ZERO, 1, null, new NewJob.KeySlot(key, 1, true)))
+			.id();
+		assertThat(store.promotions().promote(Set.of(key))).containsExactly(queue);
+		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5));
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(store.outcomes().fail(claimed.get(0).lease(), "step failed")).isTrue();
+		return id;
+	}
+
+	/** A job of concurrency key {@code key}, limit 1, written blocked: it waits for the key's slot. */
+	public long blockedOnKey(String queue, String kind, String key) {
+		return store.enqueues()
+			.enqueue(new NewJob(queue, kind, "{}", 1, 5, null, Duration.ZERO, 1, null, new NewJob.KeySlot(key, 1, true)))
+			.id();
 	}
 
 	public long cancelled(String queue, String kind) {

@@ -654,7 +654,10 @@ public class JobQueueProperties implements Validator {
 		/** How long succeeded (and cancelled) jobs are kept. */
 		private Duration succeeded = Duration.ofDays(1);
 
-		/** How long dead jobs are kept, for an operator to look at or retry. */
+		/**
+		 * How long dead jobs are kept, for an operator to look at or retry. One that holds its concurrency key's slot
+		 * (deadJobBlocksKey) is kept until it is retried or cancelled.
+		 */
 		private Duration dead = Duration.ofDays(14);
 
 		public Duration getSucceeded() {

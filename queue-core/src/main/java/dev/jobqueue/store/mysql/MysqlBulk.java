@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
@@ -92,6 +93,7 @@ final class MysqlBulk implements OperatorWrites {
 		});
 	}
 
+	/** Finished jobs only, and never a dead one that holds its key's slot (PostgresBulk says why). */
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		if (ids.isEmpty()) {
@@ -101,8 +103,9 @@ final class MysqlBulk implements OperatorWrites {
 			List<ChangedJob> deleted = jdbc.sql("""
 					SELECT id, queue, concurrency_key FROM jobqueue_job
 					WHERE id IN (:ids) AND state IN ('succeeded', 'cancelled', 'dead')
+					  AND (concurrency_key IS NULL OR NOT %s)
 					ORDER BY id
-					FOR UPDATE""")
+					FOR UPDATE""".formatted(Transition.Sql.holdsSlot("")))
 				.param("ids", List.copyOf(ids))
 				.query(MysqlRows::changed)
 				.list();

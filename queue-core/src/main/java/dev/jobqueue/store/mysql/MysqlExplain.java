@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
+import dev.jobqueue.store.Transition;
 
 /**
  * The reads behind {@code JobQueue.explain} on MySQL, as on PostgreSQL ({@code PostgresExplain}): each through an
@@ -54,6 +55,10 @@ final class MysqlExplain implements ExplainReads {
 			WHERE concurrency_key = :key
 			  AND %s
 			ORDER BY id LIMIT :max""".formatted(TRANSITIONS.holdsSlot("", "key_state"));
+
+	/** One row, by its primary key. */
+	static final String HOLDS_SLOT = "SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL"
+			+ " AND " + Transition.Sql.holdsSlot("");
 
 	/** The claim index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """
@@ -96,6 +101,11 @@ final class MysqlExplain implements ExplainReads {
 
 	private List<Long> holders(String key) {
 		return jdbc.sql(HOLDERS).param("key", key).param("max", KeySlots.MAX_HOLDERS).query(Long.class).list();
+	}
+
+	@Override
+	public boolean holdsSlot(long id) {
+		return jdbc.sql(HOLDS_SLOT).param("id", id).query(Long.class).single() > 0;
 	}
 
 	@Override

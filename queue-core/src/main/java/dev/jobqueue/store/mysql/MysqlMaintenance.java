@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.mysql.support.MysqlTransactions;
 import dev.jobqueue.store.mysql.support.MysqlValues;
 
@@ -60,7 +61,8 @@ final class MysqlMaintenance implements MaintenanceStore {
 	/**
 	 * The pruner's delete, oldest first through the index of finished times, which holds no entry with a value
 	 * for an unfinished row: the shorter retention bounds the range, so a batch reads no more rows than it
-	 * deletes. "<=", as on SQLite: a job finished within the current microsecond is past a retention of zero.
+	 * deletes. "<=", as on SQLite: a job finished within the current microsecond is past a retention of zero. A
+	 * dead job that holds its key's slot stays past its retention, as on PostgreSQL.
 	 */
 	static final String PRUNE = """
 			DELETE FROM jobqueue_job
@@ -68,8 +70,9 @@ final class MysqlMaintenance implements MaintenanceStore {
 			  AND finished_at <= UTC_TIMESTAMP(6)
 			                     - INTERVAL CASE WHEN state = 'dead' THEN :deadMicros ELSE :finishedMicros END MICROSECOND
 			  AND state IN ('succeeded', 'cancelled', 'dead')
+			  AND (concurrency_key IS NULL OR NOT %s)
 			ORDER BY finished_at
-			LIMIT :limit""";
+			LIMIT :limit""".formatted(Transition.Sql.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 

@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.Transition;
 
 /**
  * The operator's writes on PostgreSQL: a cancel and a retry of a dead job, and the bulk operations, each changes a batch of jobs named by id in one statement,
@@ -77,14 +78,16 @@ final class PostgresBulk implements OperatorWrites {
 			.list();
 	}
 
-	/** Finished jobs only; a dead one that held its key's slot frees it, which the caller's promotion hands on. */
+	/**
+	 * Finished jobs only, and never a dead one that holds its key's slot: that would let the key's next job run.
+	 */
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return jdbc.sql("""
 				DELETE FROM jobqueue_job
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
-				  AND state IN ('succeeded', 'cancelled', 'dead')
-				RETURNING id, queue, concurrency_key""")
+				  AND state IN ('succeeded', 'cancelled', 'dead') AND (concurrency_key IS NULL OR NOT %s)
+				RETURNING id, queue, concurrency_key""".formatted(Transition.Sql.holdsSlot("")))
 			.param("ids", ids.toArray(Long[]::new))
 			.query(PostgresBulk::changed)
 			.list();

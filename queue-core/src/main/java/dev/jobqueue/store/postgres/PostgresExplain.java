@@ -13,6 +13,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
+import dev.jobqueue.store.Transition;
 
 /**
  * The reads behind {@code JobQueue.explain} on PostgreSQL: each through the partial index that holds the rows it
@@ -77,6 +78,15 @@ final class PostgresExplain implements ExplainReads {
 			.param("max", KeySlots.MAX_HOLDERS)
 			.query(Long.class)
 			.list();
+	}
+
+	@Override
+	public boolean holdsSlot(long id) {
+		return jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL AND "
+				+ Transition.Sql.holdsSlot(""))
+			.param("id", id)
+			.query(Long.class)
+			.single() > 0;
 	}
 
 	/**

@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
 /**
@@ -74,7 +75,8 @@ final class PostgresMaintenance implements MaintenanceStore {
 		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim. The
 		// shorter retention bounds the index scan (the per-state cutoff alone cannot, so with nothing to
 		// delete the scan walked every finished row), and the delete looks its batch up by id: a join with
-		// the batch was planned as a hash join over a scan of the whole table.
+		// the batch was planned as a hash join over a scan of the whole table. A dead job that holds its
+		// key's slot stays past its retention: deleting it would let the key's next job run.
 		return jdbc.sql("""
 				DELETE FROM jobqueue_job WHERE id = ANY(ARRAY(
 				    SELECT id FROM jobqueue_job
@@ -82,10 +84,11 @@ final class PostgresMaintenance implements MaintenanceStore {
 				      AND finished_at < now() - LEAST(:deadMillis, :finishedMillis) * interval '1 millisecond'
 				      AND finished_at < now() - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
 				                                 * interval '1 millisecond'
+				      AND (concurrency_key IS NULL OR NOT %s)
 				    ORDER BY finished_at
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
-				))""")
+				))""".formatted(Transition.Sql.holdsSlot("")))
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)

@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -69,12 +70,14 @@ final class SqliteBulk implements OperatorWrites {
 			.list());
 	}
 
+	/** Finished jobs only, and never a dead one that holds its key's slot (PostgresBulk says why). */
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return statements.write("delete finished jobs", () -> jdbc.sql("""
 				DELETE FROM jobqueue_job
 				WHERE id IN (SELECT value FROM json_each(:ids)) AND state IN ('succeeded', 'cancelled', 'dead')
-				RETURNING id, queue, concurrency_key""")
+				  AND (concurrency_key IS NULL OR NOT %s)
+				RETURNING id, queue, concurrency_key""".formatted(Transition.Sql.holdsSlot("")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());

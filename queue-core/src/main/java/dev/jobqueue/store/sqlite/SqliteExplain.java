@@ -13,6 +13,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -52,6 +53,10 @@ final class SqliteExplain implements ExplainReads {
 			WHERE concurrency_key = :key
 			  AND %s
 			ORDER BY id LIMIT :max""".formatted(TRANSITIONS.holdsSlot(""));
+
+	/** One row, by its primary key. */
+	static final String HOLDS_SLOT = "SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL"
+			+ " AND " + Transition.Sql.holdsSlot("");
 
 	/** The ready index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """
@@ -99,6 +104,12 @@ final class SqliteExplain implements ExplainReads {
 
 	private List<Long> holders(String key) {
 		return jdbc.sql(HOLDERS).param("key", key).param("max", KeySlots.MAX_HOLDERS).query(Long.class).list();
+	}
+
+	@Override
+	public boolean holdsSlot(long id) {
+		return statements.read("holds slot",
+				() -> jdbc.sql(HOLDS_SLOT).param("id", id).query(Long.class).single()) > 0;
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
+import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -46,7 +47,8 @@ final class SqliteMaintenance implements MaintenanceStore {
 	 * because the search's index of finished rows by {@code (queue, state, id)} (V25) holds the same rows, and
 	 * SQLite, with no statistics, picks among such indexes by rules of thumb: while V25 still had an index of
 	 * every finished row by {@code (state, id)}, it took that one, looked the three states up and sorted every
-	 * finished row by finished time, under the write lock.
+	 * finished row by finished time, under the write lock. A dead job that holds its key's slot stays past its
+	 * retention, as on PostgreSQL.
 	 */
 	static final String PRUNE = """
 			DELETE FROM jobqueue_job WHERE id IN (
@@ -56,8 +58,9 @@ final class SqliteMaintenance implements MaintenanceStore {
 			                         - min(:finishedMillis, :deadMillis)
 			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 			                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
+			      AND (concurrency_key IS NULL OR NOT %s)
 			    ORDER BY finished_at
-			    LIMIT :limit)""";
+			    LIMIT :limit)""".formatted(Transition.Sql.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 

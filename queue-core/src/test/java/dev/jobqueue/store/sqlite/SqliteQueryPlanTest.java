@@ -115,6 +115,13 @@ class SqliteQueryPlanTest {
 	}
 
 	@Test
+	void explainAsksWhetherAJobHoldsItsKeysSlotByItsPrimaryKey() {
+		assertThat(plan(SqliteExplain.HOLDS_SLOT, Map.of("id", 42)))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid=?)"))
+			.noneSatisfy(step -> assertThat(step).startsWith("SCAN jobqueue_job"));
+	}
+
+	@Test
 	void explainCountsTheJobsAheadInTheReadyIndexAndTheRunningOnesInTheLeaseIndex() {
 		assertThat(plan(SqliteExplain.READY_AHEAD, Map.of("id", 42, "cap", 10_000)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority<?)"))
