@@ -9,7 +9,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.mysql.support.MysqlTransactions;
 
 /**
@@ -105,7 +104,7 @@ final class MysqlBulk implements OperatorWrites {
 					WHERE id IN (:ids) AND state IN ('succeeded', 'cancelled', 'dead')
 					  AND (concurrency_key IS NULL OR NOT %s)
 					ORDER BY id
-					FOR UPDATE""".formatted(Transition.Sql.holdsSlot("")))
+					FOR UPDATE""".formatted(TRANSITIONS.holdsSlot("")))
 				.param("ids", List.copyOf(ids))
 				.query(MysqlRows::changed)
 				.list();

@@ -15,7 +15,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
-import dev.jobqueue.store.Transition;
 
 /**
  * The reads behind {@code JobQueue.explain} on MySQL, as on PostgreSQL ({@code PostgresExplain}): each through an
@@ -58,7 +57,7 @@ final class MysqlExplain implements ExplainReads {
 
 	/** One row, by its primary key. */
 	static final String HOLDS_SLOT = "SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL"
-			+ " AND " + Transition.Sql.holdsSlot("");
+			+ " AND " + TRANSITIONS.holdsSlot("");
 
 	/** The claim index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """

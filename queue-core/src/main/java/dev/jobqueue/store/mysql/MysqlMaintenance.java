@@ -14,7 +14,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.MaintenanceStore;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.mysql.support.MysqlTransactions;
 import dev.jobqueue.store.mysql.support.MysqlValues;
 
@@ -72,7 +71,7 @@ final class MysqlMaintenance implements MaintenanceStore {
 			  AND state IN ('succeeded', 'cancelled', 'dead')
 			  AND (concurrency_key IS NULL OR NOT %s)
 			ORDER BY finished_at
-			LIMIT :limit""".formatted(Transition.Sql.holdsSlot(""));
+			LIMIT :limit""".formatted(TRANSITIONS.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 

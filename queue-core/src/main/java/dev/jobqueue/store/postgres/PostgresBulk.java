@@ -11,7 +11,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
-import dev.jobqueue.store.Transition;
 
 /**
  * The operator's writes on PostgreSQL: a cancel and a retry of a dead job, and the bulk operations, each changes a batch of jobs named by id in one statement,
@@ -87,7 +86,7 @@ final class PostgresBulk implements OperatorWrites {
 				DELETE FROM jobqueue_job
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
 				  AND state IN ('succeeded', 'cancelled', 'dead') AND (concurrency_key IS NULL OR NOT %s)
-				RETURNING id, queue, concurrency_key""".formatted(Transition.Sql.holdsSlot("")))
+				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("ids", ids.toArray(Long[]::new))
 			.query(PostgresBulk::changed)
 			.list();

@@ -13,7 +13,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
-import dev.jobqueue.store.Transition;
 
 /**
  * The reads behind {@code JobQueue.explain} on PostgreSQL: each through the partial index that holds the rows it
@@ -83,7 +82,7 @@ final class PostgresExplain implements ExplainReads {
 	@Override
 	public boolean holdsSlot(long id) {
 		return jdbc.sql("SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL AND "
-				+ Transition.Sql.holdsSlot(""))
+				+ TRANSITIONS.holdsSlot(""))
 			.param("id", id)
 			.query(Long.class)
 			.single() > 0;

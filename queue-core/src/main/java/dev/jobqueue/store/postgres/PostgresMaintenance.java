@@ -8,7 +8,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
 /**
@@ -88,7 +87,7 @@ final class PostgresMaintenance implements MaintenanceStore {
 				    ORDER BY finished_at
 				    LIMIT :limit
 				    FOR UPDATE SKIP LOCKED
-				))""".formatted(Transition.Sql.holdsSlot("")))
+				))""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)

@@ -11,7 +11,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.OperatorWrites;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -77,7 +76,7 @@ final class SqliteBulk implements OperatorWrites {
 				DELETE FROM jobqueue_job
 				WHERE id IN (SELECT value FROM json_each(:ids)) AND state IN ('succeeded', 'cancelled', 'dead')
 				  AND (concurrency_key IS NULL OR NOT %s)
-				RETURNING id, queue, concurrency_key""".formatted(Transition.Sql.holdsSlot("")))
+				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());

@@ -13,7 +13,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.KeySlots;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -56,7 +55,7 @@ final class SqliteExplain implements ExplainReads {
 
 	/** One row, by its primary key. */
 	static final String HOLDS_SLOT = "SELECT count(*) FROM jobqueue_job WHERE id = :id AND concurrency_key IS NOT NULL"
-			+ " AND " + Transition.Sql.holdsSlot("");
+			+ " AND " + TRANSITIONS.holdsSlot("");
 
 	/** The ready index's order, as the claim walks it; the LIMIT bounds the walk for a job deep in a backlog. */
 	static final String READY_AHEAD = """

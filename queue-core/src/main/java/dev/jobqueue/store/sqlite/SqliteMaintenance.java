@@ -8,7 +8,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
 import dev.jobqueue.store.MaintenanceStore;
-import dev.jobqueue.store.Transition;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
@@ -60,7 +59,7 @@ final class SqliteMaintenance implements MaintenanceStore {
 			                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
 			      AND (concurrency_key IS NULL OR NOT %s)
 			    ORDER BY finished_at
-			    LIMIT :limit)""".formatted(Transition.Sql.holdsSlot(""));
+			    LIMIT :limit)""".formatted(TRANSITIONS.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 
