@@ -107,9 +107,10 @@ public interface JobQueue {
 	/**
 	 * Pauses {@code queue} on every node until it is {@link #resume(String) resumed}: no claim that starts
 	 * after the pause commits takes a job of it, so every node stops starting its jobs within a poll interval
-	 * (at once, for a poller between claims). Jobs already running finish as usual, and jobs can still be
-	 * enqueued to it. The pause is kept in the database: it outlives every node's restart. Returns whether the
-	 * queue was not paused already.
+	 * (at once, for a poller between claims), and a job a node claimed to wait in line for a thread (the queue's
+	 * prefetch) goes back unstarted, its attempt given back. Jobs already running finish as usual, and jobs can
+	 * still be enqueued to it. The pause is kept in the database: it outlives every node's restart. Returns whether
+	 * the queue was not paused already.
 	 *
 	 * @throws IllegalArgumentException for a name that is no queue name ({@code [A-Za-z0-9_.-]{1,100}}), and
 	 * for a queue unknown here, a likely typo: one this node does not work, that no handler here names, that is

@@ -45,16 +45,23 @@ final class Execution extends ClaimedJobContext {
 
 	private boolean finishing;
 
+	/** Whether the database holds the claim confirmed, so that a reap counts its attempt. */
+	private volatile boolean confirmed;
+
+	/** Whether a thread took the job up to run its handler. */
+	private volatile boolean started;
+
 	/**
 	 * @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
+	 * @param confirmed whether the claim was confirmed already: the job gets a thread at once
 	 */
-	Execution(ClaimedJob job, long claimSentAt, Duration fence) {
+	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed) {
 		super(job);
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
+		this.confirmed = confirmed;
 	}
-
 
 	Lease lease() {
 		return job().lease();
@@ -77,7 +84,25 @@ final class Execution extends ClaimedJobContext {
 			return false;
 		}
 		thread = Thread.currentThread();
+		started = true;
 		return true;
+	}
+
+	boolean isConfirmed() {
+		return confirmed;
+	}
+
+	/** The database holds the claim confirmed now. */
+	void confirmed() {
+		confirmed = true;
+	}
+
+	/**
+	 * Whether the handler started on a claim the database does not hold confirmed: its confirmation failed, and
+	 * the heartbeat confirms it.
+	 */
+	boolean startedUnconfirmed() {
+		return started && !confirmed;
 	}
 
 	/** Starts the handler's clock; {@code timeout} zero for no limit. */
@@ -186,12 +211,6 @@ final class Execution extends ClaimedJobContext {
 	boolean isStopping() {
 		return stopping;
 	}
-
-
-
-
-
-
 
 	@Override
 	public boolean isLeaseHeld() {

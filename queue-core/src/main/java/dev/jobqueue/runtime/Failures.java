@@ -23,7 +23,7 @@ import dev.jobqueue.store.Transition;
  * are used up or the error says not to retry; a snooze when the handler asked for one; nothing when its
  * lease is gone (to another worker or to a cancel); a release when the node's stop interrupted it. Each
  * write is fenced by the job's lease; one that changes nothing means another worker holds the job now, or
- * that the job was cancelled.
+ * that the job was cancelled. It also hands back the jobs whose handlers never started.
  */
 final class Failures {
 
@@ -129,6 +129,14 @@ final class Failures {
 		}
 		return fail(job, handler, new IllegalStateException("interrupted by a shutdown of this node; a job's "
 				+ "attempt is given back at most once, so this one counts", thrown));
+	}
+
+	/**
+	 * Gives back a job whose handler never started, its attempt returned, however often; false when its lease was
+	 * lost.
+	 */
+	boolean handBack(ClaimedJob job) {
+		return outcomes.write(job, () -> store.outcomes().handBack(job.lease()));
 	}
 
 	/**

@@ -11,10 +11,11 @@ import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.Lease;
 
 /**
- * Extends the leases of the jobs this node is running, on its own thread so that a busy or stuck
+ * Extends the leases of the jobs this node is running or holds in line, on its own thread so that a busy or stuck
  * handler cannot starve it. A lease the database no longer grants was taken over, or its job cancelled:
- * the execution is told which, and its thread interrupted. Each pass then marks the node seen in the node
- * registry, after the leases, which matter more.
+ * the execution is told which, and its thread interrupted. The heartbeat confirms no claim, for a job in line must
+ * not be charged its attempt; a started job whose confirmation failed is confirmed by a statement of its own.
+ * Each pass then marks the node seen in the node registry, after the leases, which matter more.
  */
 final class Heartbeater {
 
@@ -73,7 +74,30 @@ final class Heartbeater {
 				lost++;
 			}
 		}
+		confirmStarted(held);
 		return lost;
+	}
+
+	/**
+	 * Confirms the started jobs among {@code held} whose claim the database does not hold confirmed: their
+	 * confirmation failed (rare), and a reap must count their attempts. A failure is tried again at the next pass.
+	 */
+	private void confirmStarted(Set<Lease> held) {
+		List<Execution> unconfirmed = held.stream()
+			.map(inFlight::get)
+			.filter(execution -> execution != null && execution.startedUnconfirmed())
+			.toList();
+		if (unconfirmed.isEmpty()) {
+			return;
+		}
+		try {
+			store.confirm(owner, unconfirmed.stream().map(Execution::lease).toList());
+			unconfirmed.forEach(Execution::confirmed);
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not confirm the claims of {} started job(s); the next heartbeat tries again: {}",
+					unconfirmed.size(), ex.toString());
+		}
 	}
 
 	/** Tells the execution of a lease not renewed why, and interrupts it; false when it had finished. */

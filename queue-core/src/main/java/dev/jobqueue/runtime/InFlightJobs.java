@@ -22,9 +22,12 @@ final class InFlightJobs {
 		this.fence = fence;
 	}
 
-	/** @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent */
-	Execution add(ClaimedJob job, long claimSentAt) {
-		Execution execution = new Execution(job, claimSentAt, fence);
+	/**
+	 * @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent
+	 * @param confirmed whether the claim was confirmed already
+	 */
+	Execution add(ClaimedJob job, long claimSentAt, boolean confirmed) {
+		Execution execution = new Execution(job, claimSentAt, fence, confirmed);
 		executions.put(job.lease(), execution);
 		return execution;
 	}

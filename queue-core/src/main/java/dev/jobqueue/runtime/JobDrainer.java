@@ -68,7 +68,8 @@ public final class JobDrainer {
 		});
 		// Slots of concurrency keys are handed on by the sweep before each round, in the caller's transaction.
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
-				failures, new CompletionBatcher(store.outcomes(), outcomes, liveness), key -> {
+				failures, new CompletionBatcher(store.outcomes(), outcomes, liveness),
+				new StartConfirmations(store.claims(), owner), key -> {
 				});
 	}
 
@@ -124,7 +125,7 @@ public final class JobDrainer {
 
 	/** One job at a time, run by the calling thread inside {@link QueuePoller#runOnce()}. */
 	private QueuePoller poller(String queue) {
-		return pollers.computeIfAbsent(queue, name -> new QueuePoller(name, 1, handlers, owner, settings.lease(),
+		return pollers.computeIfAbsent(queue, name -> new QueuePoller(name, 1, 1, handlers, owner, settings.lease(),
 				store.claims(), runner, Runnable::run, liveness));
 	}
 

@@ -47,6 +47,8 @@ final class JobRunner {
 
 	private final CompletionBatcher completions;
 
+	private final StartConfirmations starts;
+
 	private final Duration defaultTimeout;
 
 	private final Consumer<String> slotFreed;
@@ -54,12 +56,13 @@ final class JobRunner {
 	private final TraceContexts traces;
 
 	/**
+	 * @param starts confirms the starts of jobs that waited in line
 	 * @param slotFreed told the concurrency key of each job that finished (succeeded or dead)
 	 * @param tracing opens each execution's span, in the trace stored with the job
 	 */
 	JobRunner(OutcomeStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, JobTracing tracing, TransactionOperations transactions, InFlightJobs inFlight,
-			Failures failures, CompletionBatcher completions, Consumer<String> slotFreed) {
+			Failures failures, CompletionBatcher completions, StartConfirmations starts, Consumer<String> slotFreed) {
 		this.store = store;
 		this.traces = new TraceContexts(tracing);
 		this.handlers = handlers;
@@ -70,6 +73,7 @@ final class JobRunner {
 		this.inFlight = inFlight;
 		this.failures = failures;
 		this.completions = completions;
+		this.starts = starts;
 		this.slotFreed = slotFreed;
 		this.defaultTimeout = settings.defaultTimeout();
 	}
@@ -78,13 +82,22 @@ final class JobRunner {
 	 * Registers the job as in flight; call on the poller's thread, before handing the job over.
 	 *
 	 * @param claimSentAt {@link System#nanoTime()} when the claim was sent, where the local fence counts from
+	 * @param confirmed whether its claim was confirmed: it gets a thread at once; one that waits in line for a
+	 * thread confirms its start when it gets one
 	 */
-	Execution accept(ClaimedJob job, long claimSentAt) {
-		return inFlight.add(job, claimSentAt);
+	Execution accept(ClaimedJob job, long claimSentAt, boolean confirmed) {
+		return inFlight.add(job, claimSentAt, confirmed);
 	}
 
+	/**
+	 * Runs the job's handler, once its start is confirmed: only a job whose handler started is charged its attempt,
+	 * and a job that waited in line while its queue or kind was paused is handed back instead.
+	 */
 	void run(Execution execution) {
 		ClaimedJob job = execution.job();
+		if (!confirmStart(execution)) {
+			return;
+		}
 		if (!execution.begin()) {
 			notStarted(execution);
 			return;
@@ -113,19 +126,66 @@ final class JobRunner {
 	}
 
 	/**
+	 * Confirms the start of a job that waited in line, in one statement with the other starts of the moment
+	 * ({@link StartConfirmations}); true when it may start. A job the statement does not confirm is paused, and
+	 * handed back, or has lost its lease, which decides then: false. When the database cannot say, the job starts
+	 * unconfirmed, and the heartbeat confirms it. A job whose lease is known lost, or whose node is stopping, is
+	 * left to {@link Execution#begin}, which refuses it.
+	 */
+	private boolean confirmStart(Execution execution) {
+		if (execution.isConfirmed() || !execution.isLeaseHeld() || execution.isStopping()) {
+			return true;
+		}
+		ClaimedJob job = execution.job();
+		boolean confirmed;
+		try {
+			confirmed = starts.confirm(job.lease());
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not confirm the start of job {} ({}) attempt {}; it starts, and the heartbeat confirms "
+					+ "it: {}", job.id(), job.kind(), job.attempt(), ex.toString());
+			return true;
+		}
+		if (confirmed) {
+			execution.confirmed();
+			return true;
+		}
+		handBack(execution, "its queue or kind is paused");
+		return false;
+	}
+
+	/**
 	 * The job waited for a thread while its lease was found lost (or the local fence closed): another
 	 * node may run it already, so the handler is not called and nothing is written. Or the node is
-	 * stopping: the job is given back untouched.
+	 * stopping: the job is handed back untouched.
 	 */
 	private void notStarted(Execution execution) {
+		if (execution.isLeaseHeld()) {
+			handBack(execution, "this node is stopping");
+			return;
+		}
+		lostInLine(execution.job());
+		inFlight.remove(execution);
+	}
+
+	private static void lostInLine(ClaimedJob job) {
+		log.warn("Job {} ({}) attempt {} was not started: its lease was lost before a thread took it up", job.id(),
+				job.kind(), job.attempt());
+	}
+
+	/**
+	 * Gives back a job whose handler never started, its attempt returned; a hand-back that changes nothing found
+	 * the lease lost (a cancel, a reap), which decides then.
+	 */
+	private void handBack(Execution execution, String why) {
 		ClaimedJob job = execution.job();
 		try {
-			if (execution.isLeaseHeld()) {
-				failures.release(execution, null, null);
+			if (failures.handBack(job)) {
+				log.info("Job {} ({}) was not started, {}: handed back, its attempt given back", job.id(), job.kind(),
+						why);
 			}
 			else {
-				log.warn("Job {} ({}) attempt {} was not started: its lease was lost before a thread took it up",
-						job.id(), job.kind(), job.attempt());
+				lostInLine(job);
 			}
 		}
 		catch (RuntimeException ex) {

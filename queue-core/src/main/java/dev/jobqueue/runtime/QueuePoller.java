@@ -13,8 +13,9 @@ import dev.jobqueue.store.ClaimedJob;
 
 /**
  * Claims jobs of one queue, of the kinds this node serves, for as many threads as are free, and as many more as
- * the queue's prefetch lets wait for a thread, in one statement, confirms the claim (see {@link #confirm}) and
- * hands the jobs to the queue's workers, whose pool keeps those that find no free thread in line.
+ * the queue's prefetch lets wait for a thread, in one statement, confirms the claim of those that get a thread at
+ * once (see {@link #confirm}) and hands the jobs to the queue's workers, whose pool keeps the others in line: each
+ * of those confirms its start as a thread takes it up ({@link JobRunner}).
  * Sleeps until the next job it could take is due (asked of the database after each pass), until woken
  * (a local enqueue, a retry due soon, a notification, a freed slot after a full claim), or until the poll
  * interval passes, whichever comes first.
@@ -27,6 +28,9 @@ final class QueuePoller {
 	static final Duration MIN_PAUSE = Duration.ofMillis(5);
 
 	private final String queue;
+
+	/** The queue's threads: how many of its jobs run at once. */
+	private final int threads;
 
 	/** The queue's threads plus its prefetch: how many claimed jobs this node holds at most, running or in line. */
 	private final int capacity;
@@ -65,9 +69,14 @@ final class QueuePoller {
 	/** Whether the poller is asleep between passes, where only a wake or its pause makes it claim. */
 	private volatile boolean asleep;
 
-	QueuePoller(String queue, int capacity, HandlerRegistry handlers, String owner, Duration lease, ClaimStore store,
-			JobRunner runner, Executor workers, RoleLiveness liveness) {
+	/**
+	 * @param workers runs the jobs handed over on {@code threads} threads, in the order handed over, the others
+	 * waiting in line
+	 */
+	QueuePoller(String queue, int threads, int capacity, HandlerRegistry handlers, String owner, Duration lease,
+			ClaimStore store, JobRunner runner, Executor workers, RoleLiveness liveness) {
 		this.queue = queue;
+		this.threads = threads;
 		this.capacity = capacity;
 		this.handlers = handlers;
 		this.owner = owner;
@@ -93,17 +102,22 @@ final class QueuePoller {
 	 * and hands the jobs to the workers; returns how many were claimed.
 	 */
 	int runOnce() {
-		int free = capacity - busy.get();
+		int held = busy.get();
+		int free = capacity - held;
 		if (free <= 0) {
 			return 0;
 		}
+		// The line is first in, first out: while the node holds fewer jobs than threads none waits, and the first
+		// jobs of this claim take the threads left at once.
+		int startAtOnce = Math.max(0, threads - held);
 		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
 		long sentAt = System.nanoTime();
-		List<ClaimedJob> jobs = claim(free);
+		Claim claim = claim(free, startAtOnce);
 		lastClaimNanos = System.nanoTime() - sentAt;
+		List<ClaimedJob> jobs = claim.jobs();
 		saturated = jobs.size() == free;
-		for (ClaimedJob job : jobs) {
-			Execution execution = runner.accept(job, sentAt);
+		for (int i = 0; i < jobs.size(); i++) {
+			Execution execution = runner.accept(jobs.get(i), sentAt, i < claim.confirmed());
 			busy.incrementAndGet();
 			workers.execute(() -> {
 				try {
@@ -120,38 +134,47 @@ final class QueuePoller {
 		return jobs.size();
 	}
 
-	/**
-	 * Claims up to {@code free} jobs, confirmed before any of their handlers starts: by the claim's own update where
-	 * the store can, by a statement of its own when the answer arrived otherwise. Only the kinds served here: a job
-	 * of another kind waits, untouched, for a node that serves it.
-	 */
-	private List<ClaimedJob> claim(int free) {
-		if (confirmsInClaim) {
-			return store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
-		}
-		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
-		confirm(jobs);
-		return jobs;
+	/** The jobs of a claim, in claim order, of which the first {@code confirmed} are confirmed. */
+	private record Claim(List<ClaimedJob> jobs, int confirmed) {
 	}
 
 	/**
-	 * Tells the database that the claim's answer arrived, before any of its handlers starts, in one
-	 * statement for the whole claim. The reaper counts the attempt of a confirmed claim only: a claim whose
-	 * answer the network lost costs no attempt, while a job that brings its worker down as soon as it
-	 * starts still uses one per run. A confirmation that fails changes nothing else: the jobs run, and
-	 * their first heartbeat confirms them.
+	 * Claims up to {@code free} jobs, the first {@code startAtOnce} of them, which get a thread at once, confirmed
+	 * before any of their handlers starts: by the claim's own update where the store can and the claim takes no job
+	 * for the line, by a statement of its own when the answer arrived otherwise. Only the kinds served here: a job
+	 * of another kind waits, untouched, for a node that serves it.
 	 */
-	private void confirm(List<ClaimedJob> jobs) {
+	private Claim claim(int free, int startAtOnce) {
+		if (confirmsInClaim && free <= startAtOnce) {
+			List<ClaimedJob> jobs = store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
+			return new Claim(jobs, jobs.size());
+		}
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
+		List<ClaimedJob> starting = jobs.subList(0, Math.min(jobs.size(), startAtOnce));
+		return new Claim(jobs, confirm(starting) ? starting.size() : 0);
+	}
+
+	/**
+	 * Tells the database that the claim's answer arrived for the jobs that start at once, before any of their
+	 * handlers starts, in one statement. The reaper counts the attempt of a confirmed claim only: a claim whose
+	 * answer the network lost costs no attempt, nor does a job that waited in line on a node that died, while a
+	 * job that brings its worker down as soon as it starts still uses one per run. A confirmation that fails
+	 * changes nothing else: the jobs confirm their starts as their threads take them up, as jobs in line do.
+	 * Returns whether it was confirmed.
+	 */
+	private boolean confirm(List<ClaimedJob> jobs) {
 		if (jobs.isEmpty()) {
-			return;
+			return true;
 		}
 		try {
 			store.confirm(owner, jobs.stream().map(ClaimedJob::lease).toList());
+			return true;
 		}
 		catch (RuntimeException ex) {
-			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their first heartbeat will: {}",
-					jobs.size(), queue, ex.toString());
+			log.warn("Could not confirm a claim of {} job(s) of queue '{}'; their threads will: {}", jobs.size(),
+					queue, ex.toString());
 			keepInterrupt(ex);
+			return false;
 		}
 	}
 

@@ -56,8 +56,8 @@ final class QueueWorkers {
 	void start(String queue, int concurrency) {
 		ExecutorService pool = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
 		// The pool's line is unbounded: the poller claims no more than its threads and the queue's prefetch.
-		QueuePoller poller = new QueuePoller(queue, concurrency + settings.prefetch(queue), handlers, owner,
-				settings.lease(), store.claims(), runner, pool, liveness);
+		QueuePoller poller = new QueuePoller(queue, concurrency, concurrency + settings.prefetch(queue), handlers,
+				owner, settings.lease(), store.claims(), runner, pool, liveness);
 		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
 		pools.add(pool);

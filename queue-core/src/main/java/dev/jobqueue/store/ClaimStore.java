@@ -8,9 +8,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A worker's hold on its jobs: the claim that leases them, the confirmation that the claim's answer arrived, the
+ * A worker's hold on its jobs: the claim that leases them, the confirmation that a job's handler starts, the
  * heartbeat that extends the leases, and the look-up of the ones an operator cancelled meanwhile. Every write is
  * fenced by its {@link Lease}: when the lease was superseded it changes no row and says so, it does not throw.
+ *
+ * <p>A confirmed claim's attempt counts when the reaper takes the job back, an unconfirmed one is given back
+ * ({@link Transition#REAP}): a worker confirms a job as its handler starts, so that a claim whose answer was lost,
+ * or a job that waited in line on a worker that died, costs no attempt.
  */
 public interface ClaimStore {
 
@@ -57,16 +61,23 @@ public interface ClaimStore {
 	Optional<Duration> nextDueWithin(String queue, Map<String, Integer> versions, Duration horizon);
 
 	/**
-	 * Confirms the claims of the leases {@code owner} still holds, as their answer reached it (the reaper
-	 * then counts their attempts), and leaves their expiry alone: sent right after the claim, before any
-	 * of its handlers starts, it is lighter than a heartbeat, which confirms too. Leases lost meanwhile are
-	 * passed over.
+	 * Confirms the claims of the leases {@code owner} still holds (the reaper then counts their attempts), and
+	 * leaves their expiry alone: sent right after the claim for the jobs that start at once, before any of their
+	 * handlers starts, or later for a started job whose confirmation failed. Leases lost meanwhile are passed over.
 	 */
 	void confirm(String owner, Collection<Lease> leases);
 
 	/**
-	 * Extends the leases {@code owner} still holds, confirming their claims (the reaper then counts their
-	 * attempts); returns those, the rest were lost.
+	 * Confirms, in one statement, the claims of the leases {@code owner} still holds whose queue and kind are not
+	 * paused, read as {@link #claim} reads pauses; returns those. For jobs that waited in line for a thread (the
+	 * queue's prefetch), as a thread takes them up: a lease not returned was lost, or its job is paused and must not
+	 * start. Leaves the expiry alone, as {@link #confirm} does.
+	 */
+	Set<Lease> confirmStarts(String owner, Collection<Lease> leases);
+
+	/**
+	 * Extends the leases {@code owner} still holds, and nothing else: a job waiting in line stays unconfirmed.
+	 * Returns those held, the rest were lost.
 	 */
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
 

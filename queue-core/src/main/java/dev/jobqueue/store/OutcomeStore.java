@@ -5,7 +5,8 @@ import java.util.Collection;
 import java.util.Set;
 
 /**
- * How a running job's execution ends: succeeded, retried later, snoozed, dead, or released for another node.
+ * How a running job's execution ends: succeeded, retried later, snoozed, dead, released for another node, or handed
+ * back unstarted.
  * Every write is fenced by its {@link Lease}: when the lease was superseded it changes no row and the method says
  * so, it does not throw. Calls join the Spring transaction bound to the store's {@code DataSource}, if there is one
  * (a transactional handler's completion).
@@ -41,4 +42,11 @@ public interface OutcomeStore {
 	 * given back before, so that a job interrupted at every shutdown still uses up its attempts.
 	 */
 	boolean release(Lease lease);
+
+	/**
+	 * running → ready at once (blocked for a key with a rate), the attempt given back: for a job whose handler this
+	 * worker never started ({@link Transition#HAND_BACK}). Unlike {@link #release} it applies however often and leaves
+	 * the job its release. False when the lease was lost.
+	 */
+	boolean handBack(Lease lease);
 }

@@ -49,8 +49,16 @@ public enum Transition {
 	RELEASE(EnumSet.of(running), Attempt.GIVE_BACK, false),
 
 	/**
+	 * running → back, the attempt given back, a job whose handler never started: it waited in line on its node (the
+	 * queue's prefetch) and found its queue or kind paused, or the node stopping, when a thread took it up. Unlike a
+	 * release it applies however often, and leaves the job its release: no work of it was interrupted.
+	 */
+	HAND_BACK(EnumSet.of(running), Attempt.GIVE_BACK, false),
+
+	/**
 	 * running with an expired lease → back, or dead once its attempts are spent. An attempt counts once its worker
-	 * confirmed the claim; an unconfirmed one is given back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job.
+	 * confirmed the claim, which it does as the job's handler starts; an unconfirmed one (a claim whose answer was
+	 * lost, a job that waited in line on its node) is given back, at most {@link #MAX_UNCONFIRMED_REAPS} times per job.
 	 */
 	REAP(EnumSet.of(running), Attempt.GIVE_BACK_UNCONFIRMED, true),
 
@@ -119,7 +127,7 @@ public enum Transition {
 			case PROMOTE -> ready;
 			case RETRY_DEAD -> job.keyed() ? blocked : ready;
 			case REAP -> attemptAfter == job.attempt() && job.attempt() >= job.maxAttempts() ? dead : back(job);
-			case RETRY, RETRY_AFTER, SNOOZE, RELEASE -> back(job);
+			case RETRY, RETRY_AFTER, SNOOZE, RELEASE, HAND_BACK -> back(job);
 		};
 	}
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -160,6 +161,7 @@ public abstract class ClaimContractTest {
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "stale", LEASE).get(0);
+		store.claims().confirm("stale", List.of(stale.lease()));
 		store.claims().heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
@@ -170,6 +172,8 @@ public abstract class ClaimContractTest {
 		assertThat(store.outcomes().fail(stale.lease(), "stale failure")).isFalse();
 		assertThat(store.outcomes().retryLater(stale.lease(), Duration.ZERO, "stale retry")).isFalse();
 		assertThat(store.outcomes().release(stale.lease())).isFalse();
+		assertThat(store.outcomes().handBack(stale.lease())).isFalse();
+		assertThat(store.claims().confirmStarts("stale", List.of(stale.lease()))).isEmpty();
 		assertThat(store.outcomes().completeAll(List.of(new Completion(stale.lease(), null)))).containsExactly(stale.lease());
 		assertThat(store.claims().heartbeat("stale", List.of(stale.lease()), LEASE)).isEmpty();
 
@@ -341,6 +345,7 @@ public abstract class ClaimContractTest {
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
 		store.claims().claim("default", KINDS, 1, "w", LEASE);
 		ClaimedJob dying = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		store.claims().confirm("w", List.of(dying.lease()));
 		store.claims().heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 
@@ -369,8 +374,8 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
-	void aClaimConfirmedByAHeartbeatStaysCountedWhenReaped() {
-		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
+	void aHeartbeatConfirmsNoClaimSoAJobThatWaitedInLineGetsItsAttemptBackWhenReaped() {
+		long id = enqueue("waited in line", EnqueueOptions.defaults().maxAttempts(1));
 		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
 		assertThat(store.claims().heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
 		awaitLeaseExpiry();
@@ -378,9 +383,72 @@ public abstract class ClaimContractTest {
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
 		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.ready);
+		assertThat(job.attempt()).isZero();
+	}
+
+	@Test
+	void aConfirmedStartStaysCountedWhenReapedAndItsLeaseIsNotExtended() {
+		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		Instant expiry = fixture.job(id).leaseExpiresAt();
+
+		assertThat(store.claims().confirmStarts("w", List.of(claimed.lease()))).containsExactly(claimed.lease());
+
+		assertThat(fixture.job(id).leaseExpiresAt()).isEqualTo(expiry);
+		awaitLeaseExpiry();
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		Job job = fixture.job(id);
 		assertThat(job.state()).isEqualTo(JobState.dead);
 		assertThat(job.attempt()).isEqualTo(1);
-		assertThat(job.lastError()).contains("worker stopped or lost the database");
+	}
+
+	@Test
+	void theStartsOfPausedQueuesAndKindsAndOfLostLeasesAreNotConfirmed() {
+		fixture.declareExternal("greet");
+		fixture.declareExternal("welcome");
+		Map<String, Integer> kinds = Map.of("greet", 1, "welcome", 1);
+		for (String queue : List.of("open", "paused")) {
+			for (String kind : kinds.keySet()) {
+				fixture.queue().enqueue(kind, new Greeting(queue, 1), EnqueueOptions.defaults().queue(queue));
+			}
+		}
+		List<ClaimedJob> open = store.claims().claim("open", kinds, 2, "w", LEASE);
+		List<ClaimedJob> paused = store.claims().claim("paused", kinds, 2, "w", LEASE);
+		ClaimedJob openGreeting = open.stream().filter(job -> job.kind().equals("greet")).findFirst().orElseThrow();
+		ClaimedJob openWelcome = open.stream().filter(job -> job.kind().equals("welcome")).findFirst().orElseThrow();
+		fixture.queue().pause("paused");
+		fixture.queue().pauseKind("welcome");
+		List<Lease> all = Stream.concat(open.stream(), paused.stream()).map(ClaimedJob::lease).toList();
+
+		Set<Lease> confirmed = store.claims().confirmStarts("w", all);
+		Set<Lease> byOthers = store.claims().confirmStarts("someone-else", all);
+		Set<Lease> older = store.claims().confirmStarts("w",
+				List.of(new Lease(openGreeting.id(), openGreeting.lease().token() - 1)));
+
+		assertThat(confirmed).containsExactly(openGreeting.lease());
+		assertThat(byOthers).isEmpty();
+		assertThat(older).isEmpty();
+		assertThat(all).allSatisfy(lease -> assertThat(fixture.state(lease.jobId())).isEqualTo(JobState.running));
+		fixture.queue().resumeKind("welcome");
+		assertThat(store.claims().confirmStarts("w", List.of(openWelcome.lease()))).containsExactly(openWelcome.lease());
+	}
+
+	@Test
+	void aHandedBackJobIsReadyAtOnceWithItsAttemptGivenBackAndKeepsItsRelease() {
+		long id = enqueue("Ada", EnqueueOptions.defaults());
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+
+		assertThat(store.outcomes().handBack(job.lease())).isTrue();
+		assertThat(store.outcomes().handBack(job.lease())).isFalse();
+
+		assertThat(fixture.job(id).state()).isEqualTo(JobState.ready);
+		assertThat(fixture.job(id).attempt()).isZero();
+		ClaimedJob again = store.claims().claim("default", KINDS, 1, "other", LEASE).get(0);
+		assertThat(store.outcomes().handBack(again.lease())).isTrue();
+		ClaimedJob third = store.claims().claim("default", KINDS, 1, "other", LEASE).get(0);
+		assertThat(store.outcomes().release(third.lease())).isTrue();
+		assertThat(fixture.job(id).attempt()).isZero();
 	}
 
 	@Test

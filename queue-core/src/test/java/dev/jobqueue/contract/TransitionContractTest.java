@@ -114,6 +114,7 @@ public abstract class TransitionContractTest {
 			case FAIL -> store.outcomes().fail(subject.lease(), "failed in the case");
 			case SNOOZE -> store.outcomes().snooze(subject.lease(), Duration.ofMinutes(1));
 			case RELEASE -> store.outcomes().release(subject.lease());
+			case HAND_BACK -> store.outcomes().handBack(subject.lease());
 			case REAP -> reap(store);
 			case CANCEL -> store.writes().cancel(subject.id());
 			case PROMOTE -> !store.promotions().promote(Set.of(key)).isEmpty();

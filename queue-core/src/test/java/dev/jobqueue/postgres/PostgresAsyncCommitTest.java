@@ -62,11 +62,12 @@ class PostgresAsyncCommitTest {
 	}
 
 	@Test
-	void aConfirmationCommitsAsynchronouslyAndAHeartbeatDoesNot() {
+	void theConfirmationsCommitAsynchronouslyAndAHeartbeatDoesNot() {
 		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
 		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
 
 		assertThat(settingInsideTransactionOf(s -> s.claims().confirm("owner", leases))).isEqualTo("off");
+		assertThat(settingInsideTransactionOf(s -> s.claims().confirmStarts("owner", leases))).isEqualTo("off");
 		assertThat(settingInsideTransactionOf(s -> s.claims().heartbeat("owner", leases, Duration.ofMinutes(1))))
 			.isEqualTo("on");
 		assertThat(synchronousCommit()).isEqualTo("on");

@@ -9,6 +9,7 @@ import static dev.jobqueue.JobState.succeeded;
 import static dev.jobqueue.store.Transition.CANCEL;
 import static dev.jobqueue.store.Transition.CLAIM;
 import static dev.jobqueue.store.Transition.FAIL;
+import static dev.jobqueue.store.Transition.HAND_BACK;
 import static dev.jobqueue.store.Transition.PROMOTE;
 import static dev.jobqueue.store.Transition.REAP;
 import static dev.jobqueue.store.Transition.RELEASE;
@@ -48,6 +49,13 @@ public final class TransitionTable {
 			new Case(running, RELEASE, Options.KEYED, new Outcome(ready, 0, true, false)),
 			new Case(running, RELEASE, Options.RATED, new Outcome(blocked, 0, false, false)),
 			new Case(running, RELEASE, Options.GIVEN_BACK, UNCHANGED),
+			new Case(running, HAND_BACK, Options.PLAIN, new Outcome(ready, 0, false, false)),
+			new Case(running, HAND_BACK, Options.KEYED, new Outcome(ready, 0, true, false)),
+			new Case(running, HAND_BACK, Options.RATED, new Outcome(blocked, 0, false, false)),
+			new Case(running, HAND_BACK, Options.CONFIRMED, new Outcome(ready, 0, true, false)),
+			new Case(running, HAND_BACK, Options.GIVEN_BACK, new Outcome(ready, 0, true, false)),
+			new Case(succeeded, HAND_BACK, Options.PLAIN, UNCHANGED),
+			new Case(dead, HAND_BACK, Options.KEYED, UNCHANGED),
 			new Case(running, REAP, Options.PLAIN, new Outcome(ready, 0, false, true)),
 			new Case(running, REAP, Options.LAST_UNCONFIRMED, new Outcome(ready, 0, false, true)),
 			new Case(running, REAP, Options.CONFIRMED, new Outcome(ready, 1, true, true)),

@@ -111,8 +111,8 @@ final class MysqlClaims implements ClaimStore {
 	}
 
 	/**
-	 * The confirmation of a claim that did not confirm itself ({@link #claim}): the flag only, the expiry left alone,
-	 * unlike the heartbeat.
+	 * The confirmation of a claim that did not confirm itself ({@link #claim}), or of a started job whose
+	 * confirmation failed: the flag only, the expiry left alone.
 	 */
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {
@@ -137,6 +137,43 @@ final class MysqlClaims implements ClaimStore {
 			.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
 			.param("owner", owner)
 			.update();
+	}
+
+	/**
+	 * The update as {@link #confirm}'s, walking the primary key in id order, with the pauses read as the claim reads
+	 * them; then, in the same transaction, the rows it confirmed read back, still locked by it, for MySQL's update
+	 * returns no rows.
+	 */
+	@Override
+	public Set<Lease> confirmStarts(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		List<Long> ids = leases.stream().map(Lease::jobId).distinct().toList();
+		return transactions.run(() -> {
+			jdbc.sql("""
+					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+					SET claim_confirmed = TRUE
+					WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
+					  AND state = 'running' AND lease_owner = :owner
+					  AND (SELECT count(*) FROM jobqueue_pause
+					       WHERE scope = 'queue' AND name = jobqueue_job.queue AND paused) = 0
+					  AND (SELECT count(*) FROM jobqueue_pause p
+					       WHERE p.scope = 'kind' AND p.name = jobqueue_job.kind AND p.paused) = 0""")
+				.param("ids", ids)
+				.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
+				.param("owner", owner)
+				.update();
+			Set<Lease> confirmed = new HashSet<>(jdbc.sql("""
+					SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
+					WHERE id IN (:ids) AND state = 'running' AND lease_owner = :owner AND claim_confirmed""")
+				.param("ids", ids)
+				.param("owner", owner)
+				.query(MysqlRows::lease)
+				.list());
+			confirmed.retainAll(Set.copyOf(leases));
+			return confirmed;
+		});
 	}
 
 	/**
@@ -184,7 +221,7 @@ final class MysqlClaims implements ClaimStore {
 				.toArray(SqlParameterSource[]::new);
 			named.batchUpdate("""
 					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND, claim_confirmed = TRUE
+					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND
 					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
 			return held;
 		});

@@ -18,8 +18,9 @@ import dev.jobqueue.store.OutcomeStore;
 import dev.jobqueue.store.mysql.support.MysqlValues;
 
 /**
- * The writes that end an execution on MySQL (success, retry, snooze, death, release); the claim, its confirmation and
- * the heartbeat are {@link MysqlClaims}'. Each is fenced by the job's lease: by id (the primary key, whose equality locks the one row at any isolation) and lease token.
+ * The writes that end an execution on MySQL (success, retry, snooze, death, release, hand-back); the claim, its
+ * confirmations and the heartbeat are {@link MysqlClaims}'. Each is fenced by the job's lease: by id (the primary key,
+ * whose equality locks the one row at any isolation) and lease token.
  *
  * <p>Lock order: the batched completion and the heartbeat lock their rows in id order (the completion's one update
  * walks the primary key's ranges of its id list in order; the heartbeat reads them locking, in id order, before its
@@ -184,6 +185,18 @@ final class MysqlOutcomes implements OutcomeStore {
 				    attempt = attempt - 1, attempt_given_back = TRUE, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s""".formatted(BACK,
 				TRANSITIONS.releasable("")))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update() == 1;
+	}
+
+	/** As {@link #release}, without the once-per-job flag: the handler never started. */
+	@Override
+	public boolean handBack(Lease lease) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
+				SET state = %s, attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(BACK))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update() == 1;

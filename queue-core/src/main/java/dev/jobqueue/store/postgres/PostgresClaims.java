@@ -16,18 +16,16 @@ import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 
 /**
- * The PostgreSQL statements of a worker's hold on its jobs: the claim, its confirmation, the heartbeat, and the
+ * The PostgreSQL statements of a worker's hold on its jobs: the claim, its confirmations, the heartbeat, and the
  * look-up of cancelled leases. The outcomes that end an execution are {@link PostgresOutcomes}'; what this comment
  * says of lock order, asynchronous commits and batch look-ups holds for them too.
  *
- * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat)
- * lock them in id order first, so two of them over the same rows queue up instead of deadlocking.
- * The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row, but
- * for the claim's confirmation, whose rows were claimed by its own node a moment before and wait for it
- * to start their handlers: no other statement of many rows takes them meanwhile.
+ * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat,
+ * confirmations) lock them in id order first, so two of them over the same rows queue up instead of
+ * deadlocking. The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
  *
- * <p>The claim, its confirmation and the batched completion commit asynchronously: {@code synchronous_commit} is off
- * for their own transaction only, set by a CTE {@code async_commit} that the statement joins so that
+ * <p>The claim, the confirmations and the batched completion commit asynchronously: {@code synchronous_commit}
+ * is off for their own transaction only, set by a CTE {@code async_commit} that the statement joins so that
  * it runs before the commit reads the setting. They return once committed in memory, without waiting
  * for the WAL flush. A database crash can lose the last fraction of a second of them, and a lost claim
  * or completion only makes the job run again (its row is back to ready, or still running with a lease
@@ -160,7 +158,8 @@ final class PostgresClaims implements ClaimStore {
 	/**
 	 * Sets the confirmation flag and nothing else: no indexed column changes, so PostgreSQL can update the
 	 * rows in place (HOT) without new index entries, and the commit does not wait for the WAL flush (see
-	 * the class comment). Decision record 011 says why the heartbeat does not confirm claims.
+	 * the class comment). The rows are locked in id order first: the heartbeat's late confirmation of a started
+	 * job may meet that job's batched completion.
 	 */
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {
@@ -169,19 +168,59 @@ final class PostgresClaims implements ClaimStore {
 		}
 		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
 		jdbc.sql("""
-				WITH async_commit AS (
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+				      AND NOT j.claim_confirmed
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				), async_commit AS (
 				    SELECT set_config('synchronous_commit', 'off', true)
 				)
 				UPDATE jobqueue_job j
 				SET claim_confirmed = true
-				FROM async_commit
-				WHERE j.id = ANY(CAST(:ids AS bigint[]))
-				  AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				  AND j.state = 'running' AND j.lease_owner = :owner AND NOT j.claim_confirmed""")
+				FROM locked CROSS JOIN async_commit
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+				  AND j.lease_owner = :owner""")
 			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
 			.param("owner", owner)
 			.update();
+	}
+
+	/** As {@link #confirm}, HOT, asynchronous and locked in id order; pauses are read as the claim reads them. */
+	@Override
+	public Set<Lease> confirmStarts(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
+		return new HashSet<>(jdbc.sql("""
+				WITH locked AS (
+				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+				    FROM jobqueue_job j
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+				      AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = j.queue AND paused)
+				      AND j.kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+				    ORDER BY j.id
+				    FOR UPDATE OF j
+				), async_commit AS (
+				    SELECT set_config('synchronous_commit', 'off', true)
+				)
+				UPDATE jobqueue_job j
+				SET claim_confirmed = true
+				FROM locked CROSS JOIN async_commit
+				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+				  AND j.lease_owner = :owner
+				RETURNING j.id, j.lease_token""")
+			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
+			.param("owner", owner)
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list());
 	}
 
 	@Override
@@ -202,7 +241,7 @@ final class PostgresClaims implements ClaimStore {
 				    FOR UPDATE OF j
 				)
 				UPDATE jobqueue_job j
-				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond', claim_confirmed = true
+				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
 				FROM locked
 				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
 				  AND j.lease_owner = :owner

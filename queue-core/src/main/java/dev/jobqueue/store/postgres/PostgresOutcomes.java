@@ -18,7 +18,7 @@ import dev.jobqueue.store.OutcomeStore;
 
 /**
  * The PostgreSQL statements that end an execution, each fenced by the lease token: success (one job or a batch),
- * retry, snooze, death and release. Lock order, asynchronous commits and the batch look-up are as
+ * retry, snooze, death, release and hand-back. Lock order, asynchronous commits and the batch look-up are as
  * {@link PostgresClaims} says.
  */
 final class PostgresOutcomes implements OutcomeStore {
@@ -185,6 +185,25 @@ final class PostgresOutcomes implements OutcomeStore {
 		String sql = notify
 				? "WITH released AS (" + release + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released"
 				: release;
+		return !jdbc.sql(sql)
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.query((rs, n) -> 1)
+			.list()
+			.isEmpty();
+	}
+
+	/** As {@link #release}, other nodes told, without the once-per-job flag: the handler never started. */
+	@Override
+	public boolean handBack(Lease lease) {
+		String handBack = """
+				UPDATE jobqueue_job
+				SET state = %s, attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'
+				RETURNING queue""".formatted(TRANSITIONS.backFromRunning(""));
+		String sql = notify
+				? "WITH handed AS (" + handBack + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM handed"
+				: handBack;
 		return !jdbc.sql(sql)
 			.param("id", lease.jobId())
 			.param("token", lease.token())

@@ -17,7 +17,7 @@ import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
- * A worker's hold on its jobs on SQLite: the claim, its confirmation, the heartbeat and the look-up of cancelled
+ * A worker's hold on its jobs on SQLite: the claim, its confirmations, the heartbeat and the look-up of cancelled
  * leases, each one statement fenced by the job's lease, as are the outcomes ({@link SqliteOutcomes}).
  * Each statement runs as a transaction of its own: SQLite takes the write lock when a writing statement
  * starts, before it reads a row, so the rows it picks cannot change under it, and a waiting writer
@@ -114,7 +114,7 @@ final class SqliteClaims implements ClaimStore {
 		return millis.map(Duration::ofMillis);
 	}
 
-	/** Sets the confirmation flag only, so that the lease's index is not written, unlike the heartbeat's. */
+	/** Sets the confirmation flag only, so that the lease's index is not written. */
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {
 		if (leases.isEmpty()) {
@@ -132,6 +132,28 @@ final class SqliteClaims implements ClaimStore {
 			.update());
 	}
 
+	/** As {@link #confirm}; pauses are read as the claim reads them. */
+	@Override
+	public Set<Lease> confirmStarts(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		return new HashSet<>(statements.write("confirm starts", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET claim_confirmed = 1
+				FROM json_each(:leases) AS held
+				WHERE jobqueue_job.id = held.value ->> 0 AND jobqueue_job.lease_token = held.value ->> 1
+				  AND jobqueue_job.state = 'running' AND jobqueue_job.lease_owner = :owner
+				  AND NOT EXISTS (SELECT 1 FROM jobqueue_pause
+				                  WHERE scope = 'queue' AND name = jobqueue_job.queue AND paused = 1)
+				  AND jobqueue_job.kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused = 1)
+				RETURNING id, lease_token""")
+			.param("leases", SqliteRows.leasesJson(leases))
+			.param("owner", owner)
+			.query(SqliteRows::lease)
+			.list()));
+	}
+
 	@Override
 	public Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease) {
 		if (leases.isEmpty()) {
@@ -139,8 +161,7 @@ final class SqliteClaims implements ClaimStore {
 		}
 		return new HashSet<>(statements.write("heartbeat", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
-				    claim_confirmed = 1
+				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis
 				FROM json_each(:leases) AS held
 				WHERE jobqueue_job.id = held.value ->> 0 AND jobqueue_job.lease_token = held.value ->> 1
 				  AND jobqueue_job.state = 'running' AND jobqueue_job.lease_owner = :owner

@@ -18,8 +18,8 @@ import dev.jobqueue.store.OutcomeStore;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /**
- * The writes that end an execution on SQLite (success, retry, snooze, death, release), each one statement fenced
- * by the job's lease.
+ * The writes that end an execution on SQLite (success, retry, snooze, death, release, hand-back), each one
+ * statement fenced by the job's lease.
  * Each statement runs as a transaction of its own: SQLite takes the write lock when a writing statement
  * starts, before it reads a row, so the rows it picks cannot change under it, and a waiting writer
  * waits in the busy handler rather than failing.
@@ -148,6 +148,18 @@ final class SqliteOutcomes implements OutcomeStore {
 				    lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s""".formatted(BACK,
 				TRANSITIONS.releasable("")))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update()) == 1;
+	}
+
+	/** As {@link #release}, without the once-per-job flag: the handler never started. */
+	@Override
+	public boolean handBack(Lease lease) {
+		return statements.write("hand back", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET state = %s, attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(BACK))
 			.param("id", lease.jobId())
 			.param("token", lease.token())
 			.update()) == 1;
