@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
@@ -126,6 +127,7 @@ class JobQueuePropertiesTests {
 			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
 			jobqueue.max-result-length=0          | jobqueue.max-result-length must be at least 1, was 0
 			jobqueue.external-kinds[0]=           | jobqueue.external-kinds[0] must not be blank
+			jobqueue.concurrency-key-limits.t-=0  | jobqueue.concurrency-key-limits.t- must be at least 1, was 0
 			jobqueue.console.path=jobqueue        | jobqueue.console.path must start with '/' and name segments of letters, digits, '.', '_', '~' or '-', no trailing '/'; was 'jobqueue'
 			jobqueue.console.path=/ops/           | jobqueue.console.path must start with '/'
 			jobqueue.console.path=/ops/*          | jobqueue.console.path must start with '/'
@@ -135,6 +137,19 @@ class JobQueuePropertiesTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
 		});
+	}
+
+	@Test
+	void aKeyLimitPrefixStartingWithTheReservedKindPrefixFailsTheStartupNamingTheProperty() {
+		// Through a property source of its own: withPropertyValues would split the name at its ':'.
+		runner.withInitializer(context -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("test", Map.of("jobqueue.concurrency-key-limits[kind:report]", "2"))))
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("jobqueue.concurrency-key-limits.kind:report must not start with 'kind:'");
+			});
 	}
 
 	@Test
