@@ -59,6 +59,11 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JobQueueAutoConfiguration {
 
 	@Bean
+	static UnknownJobQueueProperties jobQueueUnknownProperties(Environment environment) {
+		return new UnknownJobQueueProperties(environment);
+	}
+
+	@Bean
 	static SqliteDatabaseFolders jobQueueSqliteDatabaseFolders() {
 		return new SqliteDatabaseFolders();
 	}
