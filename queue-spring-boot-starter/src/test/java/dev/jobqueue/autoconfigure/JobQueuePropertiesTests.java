@@ -250,15 +250,22 @@ class JobQueuePropertiesTests {
 				"jobqueue.health.oldest-ready-age-out-of-service", "jobqueue.health.oldest-ready-age-down",
 				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down", "jobqueue.console.enabled",
 				"jobqueue.console.path", "jobqueue.console.writes-enabled",
-				"jobqueue.console.allow-unsecured-writes");
+				"jobqueue.console.allow-unsecured-writes", "jobqueue.queues.<name>.concurrency",
+				"jobqueue.queues.<name>.prefetch", "jobqueue.queues.<name>.initially-paused", "jobqueue.schedules.<name>.kind",
+				"jobqueue.schedules.<name>.cron", "jobqueue.schedules.<name>.zone", "jobqueue.schedules.<name>.every",
+				"jobqueue.schedules.<name>.payload", "jobqueue.schedules.<name>.queue", "jobqueue.schedules.<name>.priority",
+				"jobqueue.schedules.<name>.enabled", "jobqueue.schedules.<name>.misfire",
+				"jobqueue.schedules.<name>.misfire-threshold", "jobqueue.schedules.<name>.fall-back");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
 				return;
 			}
 			assertThat(property.has("description")).as("description of %s", name).isTrue();
+			// Maps, the dialect (detected) and the schedule fields that are unset unless given have no default.
 			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.concurrency-key-limits",
-					"jobqueue.external-kinds", "jobqueue.schedules").contains(name)) {
+					"jobqueue.external-kinds", "jobqueue.schedules").contains(name)
+					&& !name.matches("jobqueue\\.schedules\\.<name>\\.(kind|cron|zone|every|payload|queue|priority)")) {
 				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
 			}
 		});
