@@ -445,9 +445,16 @@ public final class RuntimeSettings {
 			return this;
 		}
 
-		/** Jobs whose concurrency key starts with {@code prefix} may have {@code limit} of them ready or running. */
+		/**
+		 * Jobs whose concurrency key starts with {@code prefix} may have {@code limit} of them ready or running. A
+		 * prefix starting with {@link EnqueueOptions#KIND_KEY_PREFIX} is refused: only kinds' own keys start so, and
+		 * no enqueue can give one, so it would limit nothing.
+		 */
 		public Builder concurrencyKeyLimit(String prefix, int limit) {
 			Validate.isTrue(prefix != null && !prefix.isEmpty(), "concurrency-key-limits", "a prefix must not be empty");
+			Validate.isTrue(!prefix.startsWith(EnqueueOptions.KIND_KEY_PREFIX), "concurrency-key-limits." + prefix,
+					"must not start with '" + EnqueueOptions.KIND_KEY_PREFIX + "': only the keys of kinds' cluster-wide "
+							+ "limits and rates start so, and no enqueue can give one");
 			Validate.isTrue(limit >= 1, "concurrency-key-limits." + prefix, "must be at least 1, was " + limit);
 			concurrencyKeyLimits.put(prefix, limit);
 			return this;

@@ -39,6 +39,14 @@ class RuntimeSettingsTest {
 	}
 
 	@Test
+	void aKeyLimitPrefixOfTheKindsOwnKeysIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> RuntimeSettings.builder().concurrencyKeyLimit("kind:report", 2))
+			.withMessageStartingWith("concurrency-key-limits.kind:report must not start with 'kind:'");
+		assertThat(RuntimeSettings.builder().concurrencyKeyLimit("kind-", 2).build().concurrencyKeyLimits())
+			.isEqualTo(Map.of("kind-", 2));
+	}
+
+	@Test
 	void aNegativeConcurrencyIsRefusedNamingTheQueue() {
 		assertThatIllegalArgumentException().isThrownBy(() -> RuntimeSettings.builder().queue("mail", -1))
 			.withMessage("queues.mail.concurrency must not be negative (0: not worked on this node), was -1");

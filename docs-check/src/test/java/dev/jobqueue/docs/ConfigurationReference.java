@@ -23,7 +23,8 @@ final class ConfigurationReference {
 		out.append("     The text is the Javadoc of JobQueueProperties and JobQueueHealthProperties. Regenerate with:\n");
 		out.append("     ").append(COMMAND).append(" -->\n\n");
 		out.append("Every property of the starter, with its type, default and meaning. Durations take `500ms`, `10s`, "
-				+ "`5m`, `1h`, `14d` or ISO-8601 (`PT30S`). An invalid value fails the startup, naming the property. "
+				+ "`5m`, `1h`, `14d` or ISO-8601 (`PT30S`). An invalid value fails the startup, naming the property, and so "
+				+ "does a name under `jobqueue.` that is none of these (environment variables aside). "
 				+ "Where each is explained: [the guide](../guide/getting-started.md).\n");
 		List<Section> sections = sections(metadata);
 		out.append("\n");

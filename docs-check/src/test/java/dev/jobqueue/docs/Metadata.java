@@ -41,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * configuration processor), with the properties of map values ({@code jobqueue.queues.<name>.*},
  * {@code jobqueue.schedules.<name>.*}) added from their classes: the processor lists a map, not its values' fields, so
  * their descriptions are read from the Javadoc of those fields in the starter's source, and their defaults from a new
- * instance.
+ * instance. The starter lists them too, for IDEs, in {@code additional-spring-configuration-metadata.json}
+ * ({@link #listed}); {@link ConfigurationReferenceTests} holds the two equal.
  */
 final class Metadata {
 
@@ -60,6 +61,9 @@ final class Metadata {
 	final List<Group> groups = new ArrayList<>();
 
 	final Map<String, Property> properties = new LinkedHashMap<>();
+
+	/** The properties as the metadata file itself lists them, which is what an IDE reads: no map's values added. */
+	final Map<String, Property> listed = new LinkedHashMap<>();
 
 	/** Maps of scalars, such as {@code jobqueue.concurrency-key-limits}: any key is a property of its own. */
 	final List<String> scalarMaps = new ArrayList<>();
@@ -90,9 +94,12 @@ final class Metadata {
 			else if (type.startsWith("java.util.Map<")) {
 				metadata.scalarMaps.add(name);
 			}
-			metadata.properties.put(name, new Property(name, type, defaultValue(property.path("defaultValue")),
-					text(property.path("description")), hints.getOrDefault(name, enumValues(type))));
+			Property listed = new Property(name, type, defaultValue(property.path("defaultValue")),
+					text(property.path("description")), hints.getOrDefault(name, enumValues(type)));
+			metadata.listed.put(name, listed);
+			metadata.properties.putIfAbsent(name, listed);
 		}
+		metadata.objectMaps.forEach(metadata::addFields);
 		return metadata;
 	}
 
@@ -120,9 +127,18 @@ final class Metadata {
 
 	private void addObjectMap(String name, String type) {
 		String valueType = type.substring(type.lastIndexOf(',') + 1, type.length() - 1).trim();
-		Class<?> values = load(valueType);
 		String key = name.endsWith("queues") ? "<name>" : name.endsWith("schedules") ? "<name>" : "<key>";
-		objectMaps.add(new MapOfObjects(name, key, values));
+		objectMaps.add(new MapOfObjects(name, key, load(valueType)));
+	}
+
+	/**
+	 * The fields of a map's values, from their Javadoc and a new instance: what the reference documents, and what
+	 * the metadata file's own entries for them must say.
+	 */
+	private void addFields(MapOfObjects map) {
+		String name = map.name();
+		String key = map.key();
+		Class<?> values = map.valueType();
 		Map<String, String> docs = FieldDocs.of(values);
 		Object defaults = instantiate(values);
 		for (Field field : values.getDeclaredFields()) {

@@ -9,14 +9,19 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 
-/** Captures what jobqueue logs while a test runs. */
+/** Captures what jobqueue (or another logger and those below it) logs while a test runs. */
 public final class LogCapture implements AutoCloseable {
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger("dev.jobqueue");
+	private final Logger logger;
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
 	public LogCapture() {
+		this("dev.jobqueue");
+	}
+
+	public LogCapture(String loggerName) {
+		logger = (Logger) LoggerFactory.getLogger(loggerName);
 		appender.start();
 		logger.addAppender(appender);
 	}

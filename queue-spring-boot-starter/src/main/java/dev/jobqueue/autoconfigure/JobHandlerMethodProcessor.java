@@ -77,8 +77,25 @@ final class JobHandlerMethodProcessor implements SmartInitializingSingleton, Bea
 				processBean(beanName);
 			}
 		}
+		requireNoServedKindExternal();
 		declare(registry::verifyUpcasters, UPCASTER_CHAIN);
 		declare(() -> ScheduledJobs.resolve(registry, json, defaultRetryPolicy), SCHEDULE_FIT);
+	}
+
+	/**
+	 * A kind is external or served here, not both: this node would claim the jobs of a kind it says it never
+	 * claims.
+	 */
+	private void requireNoServedKindExternal() {
+		for (JobHandlerDefinition handler : registry.all()) {
+			if (registry.isExternal(handler.kind())) {
+				throw new JobQueueStartupException("jobqueue.external-kinds names '" + handler.kind()
+						+ "', which this application serves: " + handler.description()
+						+ ". An external kind is one that other applications handle and this node never claims.",
+						"Remove '" + handler.kind() + "' from jobqueue.external-kinds, or remove its @JobHandler.",
+						null);
+			}
+		}
 	}
 
 	private void processBean(String beanName) {

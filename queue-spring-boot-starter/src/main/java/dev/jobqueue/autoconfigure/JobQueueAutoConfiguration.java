@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -55,6 +57,11 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableConfigurationProperties(JobQueueProperties.class)
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class JobQueueAutoConfiguration {
+
+	@Bean
+	static UnknownJobQueueProperties jobQueueUnknownProperties(Environment environment) {
+		return new UnknownJobQueueProperties(environment);
+	}
 
 	@Bean
 	static SqliteDatabaseFolders jobQueueSqliteDatabaseFolders() {
@@ -144,10 +151,13 @@ public final class JobQueueAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RuntimeConnections jobQueueRuntimeConnections(JobStore store, RuntimeSettings settings,
+		RuntimeConnections jobQueueRuntimeConnections(JobStore store, RuntimeSettings settings, Environment environment,
 				@JobQueueDataSource ObjectProvider<DataSource> queueDataSource, ObjectProvider<DataSource> dataSource) {
+			boolean poolSizeChosen = Binder.get(environment)
+				.bind("spring.datasource.hikari.maximum-pool-size", Integer.class)
+				.isBound();
 			return RuntimeConnections.forRuntime(QueueDataSource.resolve(queueDataSource, dataSource), store,
-					settings);
+					settings, poolSizeChosen);
 		}
 
 		@Bean

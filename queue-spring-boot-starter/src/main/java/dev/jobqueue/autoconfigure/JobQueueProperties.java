@@ -50,7 +50,8 @@ public class JobQueueProperties implements Validator {
 	/**
 	 * Job kinds that other applications handle and this one only enqueues. Any other kind that no
 	 * handler here serves is refused at enqueue, as a likely typo (an application with no handlers at all enqueues
-	 * any kind). This node never claims an external kind: its jobs wait for a node that serves it.
+	 * any kind). This node never claims an external kind: its jobs wait for a node that serves it. A kind that a
+	 * handler here serves fails the startup.
 	 */
 	private List<String> externalKinds = new ArrayList<>();
 
@@ -64,7 +65,8 @@ public class JobQueueProperties implements Validator {
 	 * Limits of concurrency keys by prefix, such as {@code tenant-: 4}: a job whose key starts with a prefix
 	 * here may have as many jobs of its key ready or running at once as the longest such prefix says, whatever
 	 * its handler declares. Weights for sharing a queue between tenants: a key with a larger limit gets a
-	 * larger share. In YAML write a prefix in brackets, {@code "[tenant-]"}, to keep its dash.
+	 * larger share. In YAML write a prefix in brackets, {@code "[tenant-]"}, to keep its dash. A prefix starting
+	 * with {@code kind:}, which only kinds' own keys do, fails the startup.
 	 */
 	private final Map<String, Integer> concurrencyKeyLimits = new LinkedHashMap<>();
 

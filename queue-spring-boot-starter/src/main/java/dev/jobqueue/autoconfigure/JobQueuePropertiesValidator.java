@@ -6,6 +6,7 @@ import java.util.List;
 import org.springframework.validation.Errors;
 
 import dev.jobqueue.HandlerOptions;
+import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.dialects.JobStores;
 
 /**
@@ -43,8 +44,7 @@ final class JobQueuePropertiesValidator {
 			}
 		}
 		validateRetry(properties.getRetry(), errors);
-		properties.getConcurrencyKeyLimits().forEach((prefix, limit) -> atLeast(errors,
-				"concurrencyKeyLimits[" + prefix + "]", "concurrency-key-limits." + prefix, limit, 1));
+		properties.getConcurrencyKeyLimits().forEach((prefix, limit) -> validateKeyLimit(prefix, limit, errors));
 		properties.getSchedules().forEach((name, schedule) -> validateSchedule(name, schedule, errors));
 		validateConsolePath(properties.getConsole().getPath(), errors);
 	}
@@ -55,6 +55,19 @@ final class JobQueuePropertiesValidator {
 			reject(errors, "console.path", "console.path",
 					"must start with '/' and name segments of letters, digits, '.', '_', '~' or '-', no trailing '/'; was '"
 							+ path + "'");
+		}
+	}
+
+	/**
+	 * The core's rules for a key limit: at least 1, and no prefix of the kinds' own keys ({@code kind:}), which
+	 * would match no key an enqueue gives.
+	 */
+	private static void validateKeyLimit(String prefix, int limit, Errors errors) {
+		try {
+			RuntimeSettings.builder().concurrencyKeyLimit(prefix, limit);
+		}
+		catch (IllegalArgumentException ex) {
+			errors.reject("invalid", "jobqueue." + ex.getMessage());
 		}
 	}
 

@@ -7,6 +7,8 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.util.ClassUtils;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -28,9 +30,11 @@ import dev.jobqueue.store.postgres.PostgresDialect;
  * hold a role's thread.
  *
  * <p>Elsewhere (SQLite, whose one writer at a time a second pool would only make wait) the runtime shares the
- * application's pool; on a Hikari pool that is then checked at startup by {@link #requireSharedPoolLargeEnough}.
+ * application's pool; a Hikari pool is then sized for it at startup ({@link #sharedPoolSize}).
  */
 final class RuntimeConnections implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(RuntimeConnections.class);
 
 	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
 			RuntimeConnections.class.getClassLoader());
@@ -44,8 +48,15 @@ final class RuntimeConnections implements AutoCloseable {
 		this.owned = owned;
 	}
 
-	static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
-		RuntimeConnections own = HIKARI_PRESENT ? Hikari.forRuntime(application, store, settings) : null;
+	/**
+	 * The runtime's connections on {@code application}. {@code poolSizeChosen}: whether the application set
+	 * {@code spring.datasource.hikari.maximum-pool-size}, which a shared pool then must meet; a size not set there
+	 * (Boot's default, or one set in code) is raised to what the runtime needs, with a warning.
+	 */
+	static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings,
+			boolean poolSizeChosen) {
+		RuntimeConnections own = HIKARI_PRESENT ? Hikari.forRuntime(application, store, settings, poolSizeChosen)
+				: null;
 		return own != null ? own : new RuntimeConnections(application, null);
 	}
 
@@ -72,15 +83,15 @@ final class RuntimeConnections implements AutoCloseable {
 	 * pollers, the heartbeat, the completion batcher, the reaper, the pruner, and the change watcher, which
 	 * keeps one for good); below that plus one for a handler, jobs could wait for connections forever.
 	 */
-	static void requireSharedPoolLargeEnough(int maximumPoolSize, RuntimeSettings settings) {
-		int needed = settings.queues().size() + 6;
-		if (maximumPoolSize < needed) {
-			throw new IllegalStateException("spring.datasource.hikari.maximum-pool-size (" + maximumPoolSize
-					+ ") is too small for jobqueue: its runtime shares this pool and needs at least " + needed
-					+ " connections (one per queue in jobqueue.queues, " + settings.queues().keySet()
-					+ ", plus five of its own and one for a handler). Handlers of jobqueue.queues.<name>.concurrency "
-					+ "threads each hold one while they run: give the pool that many more to avoid waits.");
-		}
+	static int sharedPoolSize(RuntimeSettings settings) {
+		return settings.queues().size() + 6;
+	}
+
+	private static String sharedPoolTooSmall(int maximumPoolSize, RuntimeSettings settings) {
+		return "spring.datasource.hikari.maximum-pool-size (" + maximumPoolSize + ") is too small for jobqueue: its "
+				+ "runtime shares this pool and needs at least " + sharedPoolSize(settings) + " connections (one per "
+				+ "queue in jobqueue.queues, " + settings.queues().keySet() + ", plus five of its own and one for a "
+				+ "handler). Handlers of jobqueue.queues.<name>.concurrency threads each hold one while they run.";
 	}
 
 	/** A heartbeat interval: a statement of the runtime that takes longer fails and is tried again. */
@@ -108,8 +119,9 @@ final class RuntimeConnections implements AutoCloseable {
 		private static final Map<String, ChronoUnit> SOCKET_TIMEOUT_UNITS = Map.of(PostgresDialect.VENDOR,
 				ChronoUnit.SECONDS, MysqlDialect.VENDOR, ChronoUnit.MILLIS);
 
-		/** The runtime's own pool, or null when it shares the application's (then checked here). */
-		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings) {
+		/** The runtime's own pool, or null when it shares the application's (then sized here). */
+		static RuntimeConnections forRuntime(DataSource application, JobStore store, RuntimeSettings settings,
+				boolean poolSizeChosen) {
 			if (!(application instanceof HikariDataSource hikari)) {
 				return null;
 			}
@@ -118,8 +130,31 @@ final class RuntimeConnections implements AutoCloseable {
 				HikariDataSource pool = ownPool(hikari, settings, socketTimeoutUnit);
 				return new RuntimeConnections(pool, pool);
 			}
-			requireSharedPoolLargeEnough(hikari.getMaximumPoolSize(), settings);
+			sizeSharedPool(hikari, settings, poolSizeChosen);
 			return null;
+		}
+
+		/**
+		 * A size the application chose and the runtime cannot live with fails the startup; Boot's default of 10,
+		 * which an application of five queues already outgrows, is raised instead: Hikari takes a new maximum
+		 * while it runs.
+		 */
+		private static void sizeSharedPool(HikariDataSource pool, RuntimeSettings settings, boolean poolSizeChosen) {
+			int size = pool.getMaximumPoolSize();
+			int needed = sharedPoolSize(settings);
+			if (size >= needed) {
+				return;
+			}
+			if (poolSizeChosen) {
+				throw new JobQueueStartupException(sharedPoolTooSmall(size, settings),
+						"Set spring.datasource.hikari.maximum-pool-size=" + needed + " or more, plus one for each "
+								+ "handler thread that uses the database at once; or remove it, and jobqueue raises "
+								+ "the pool to " + needed + " itself.",
+						null);
+			}
+			log.warn("{} Raised to {}; set spring.datasource.hikari.maximum-pool-size={} or more to choose the size "
+					+ "yourself.", sharedPoolTooSmall(size, settings), needed, needed);
+			pool.getHikariConfigMXBean().setMaximumPoolSize(needed);
 		}
 
 		private static HikariDataSource ownPool(HikariDataSource application, RuntimeSettings settings,

@@ -93,6 +93,18 @@ class JobHandlerMethodProcessorTests {
 	}
 
 	@Test
+	void anExternalKindThatAHandlerHereServesFailsTheStartupNamingThePropertyAndTheHandler() {
+		runner.withUserConfiguration(MailHandlers.class)
+			.withPropertyValues("jobqueue.external-kinds=partner-sync,report")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).isInstanceOf(JobQueueStartupException.class)
+					.hasMessageContaining("jobqueue.external-kinds names 'report'")
+					.hasMessageContaining("bean 'mailHandlers' method " + MailHandlers.class.getName() + ".report(Mail)");
+			});
+	}
+
+	@Test
 	void twoPayloadParametersFailTheStartupNamingBeanAndMethod() {
 		assertStartupFails(TwoPayloads.class, "@JobHandler bean 'twoPayloads' method " + TwoPayloads.class.getName()
 				+ ".handle(Mail, String) has two payload parameters (Mail and String)");

@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
@@ -126,6 +127,7 @@ class JobQueuePropertiesTests {
 			jobqueue.max-error-length=100         | jobqueue.max-error-length must be at least 256, was 100
 			jobqueue.max-result-length=0          | jobqueue.max-result-length must be at least 1, was 0
 			jobqueue.external-kinds[0]=           | jobqueue.external-kinds[0] must not be blank
+			jobqueue.concurrency-key-limits.t-=0  | jobqueue.concurrency-key-limits.t- must be at least 1, was 0
 			jobqueue.console.path=jobqueue        | jobqueue.console.path must start with '/' and name segments of letters, digits, '.', '_', '~' or '-', no trailing '/'; was 'jobqueue'
 			jobqueue.console.path=/ops/           | jobqueue.console.path must start with '/'
 			jobqueue.console.path=/ops/*          | jobqueue.console.path must start with '/'
@@ -135,6 +137,19 @@ class JobQueuePropertiesTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
 		});
+	}
+
+	@Test
+	void aKeyLimitPrefixStartingWithTheReservedKindPrefixFailsTheStartupNamingTheProperty() {
+		// Through a property source of its own: withPropertyValues would split the name at its ':'.
+		runner.withInitializer(context -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("test", Map.of("jobqueue.concurrency-key-limits[kind:report]", "2"))))
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("jobqueue.concurrency-key-limits.kind:report must not start with 'kind:'");
+			});
 	}
 
 	@Test
@@ -235,15 +250,22 @@ class JobQueuePropertiesTests {
 				"jobqueue.health.oldest-ready-age-out-of-service", "jobqueue.health.oldest-ready-age-down",
 				"jobqueue.health.xmin-held-out-of-service", "jobqueue.health.xmin-held-down", "jobqueue.console.enabled",
 				"jobqueue.console.path", "jobqueue.console.writes-enabled",
-				"jobqueue.console.allow-unsecured-writes");
+				"jobqueue.console.allow-unsecured-writes", "jobqueue.queues.<name>.concurrency",
+				"jobqueue.queues.<name>.prefetch", "jobqueue.queues.<name>.initially-paused", "jobqueue.schedules.<name>.kind",
+				"jobqueue.schedules.<name>.cron", "jobqueue.schedules.<name>.zone", "jobqueue.schedules.<name>.every",
+				"jobqueue.schedules.<name>.payload", "jobqueue.schedules.<name>.queue", "jobqueue.schedules.<name>.priority",
+				"jobqueue.schedules.<name>.enabled", "jobqueue.schedules.<name>.misfire",
+				"jobqueue.schedules.<name>.misfire-threshold", "jobqueue.schedules.<name>.fall-back");
 		metadata.get("properties").valueStream().forEach(property -> {
 			String name = property.get("name").asString();
 			if (!names.contains(name)) {
 				return;
 			}
 			assertThat(property.has("description")).as("description of %s", name).isTrue();
+			// Maps, the dialect (detected) and the schedule fields that are unset unless given have no default.
 			if (!List.of("jobqueue.dialect", "jobqueue.queues", "jobqueue.concurrency-key-limits",
-					"jobqueue.external-kinds", "jobqueue.schedules").contains(name)) {
+					"jobqueue.external-kinds", "jobqueue.schedules").contains(name)
+					&& !name.matches("jobqueue\\.schedules\\.<name>\\.(kind|cron|zone|every|payload|queue|priority)")) {
 				assertThat(property.has("defaultValue")).as("default of %s", name).isTrue();
 			}
 		});

@@ -16,7 +16,8 @@ import dev.jobqueue.support.SqliteTestDatabase;
 
 /**
  * Where the runtime's connections come from: a pool of its own on PostgreSQL behind Hikari (on MySQL/MariaDB too:
- * {@link MysqlStarterTests}); the application's elsewhere, which must then be large enough, or the startup fails naming the properties.
+ * {@link MysqlStarterTests}); the application's elsewhere, which a size set too small fails, naming the properties,
+ * and a size left to the default grows to ({@link dev.jobqueue.autoconfigure.report.SqlitePoolSizeReportTests}).
  */
 class RuntimeConnectionsTests {
 

@@ -31,7 +31,9 @@ import dev.jobqueue.store.mysql.support.MysqlValues;
  * Enqueue statements on MySQL. MySQL has no {@code ON CONFLICT … DO NOTHING} that names one index, and
  * {@code INSERT IGNORE} would turn every other refusal (a CHECK, a trigger) into a warning: the insert is plain,
  * and the duplicate it may meet on the unique-key index ({@code unfinished_unique_key}, V26) is caught. A failed
- * statement on MySQL rolls back itself only, so the caller's transaction goes on.
+ * statement on MySQL rolls back itself only, so the caller's transaction goes on. A job whose key an unfinished job
+ * already holds is found before any insert: a duplicate is normal traffic, and MariaDB Connector/J logs every error
+ * the server returns at WARN. Only an insert racing the holder's still meets the index.
  */
 final class MysqlEnqueue implements EnqueueStore {
 
@@ -72,6 +74,12 @@ final class MysqlEnqueue implements EnqueueStore {
 
 	@Override
 	public EnqueueResult enqueue(NewJob job) {
+		if (job.uniqueKey() != null) {
+			Optional<Long> holder = visibleHolder(job.kind(), job.uniqueKey()).flatMap(this::stillUnfinished);
+			if (holder.isPresent()) {
+				return new EnqueueResult(holder.get(), false);
+			}
+		}
 		while (true) {
 			try {
 				KeyHolder keys = new GeneratedKeyHolder();
@@ -181,6 +189,33 @@ final class MysqlEnqueue implements EnqueueStore {
 					}
 				}, keys);
 		return keys.getKeyList().stream().map(key -> ((Number) key.values().iterator().next()).longValue()).toList();
+	}
+
+	/**
+	 * The holder the caller's snapshot sees, through the unique index: a plain read, which locks no gap that two
+	 * enqueuers of a new key could then deadlock on.
+	 */
+	private Optional<Long> visibleHolder(String kind, String uniqueKey) {
+		return jdbc.sql("""
+				SELECT id FROM jobqueue_job
+				WHERE kind = :kind AND unfinished_unique_key = UNHEX(SHA2(:uniqueKey, 256)) AND unique_key = :uniqueKey""")
+			.param("kind", kind)
+			.param("uniqueKey", uniqueKey)
+			.query(Long.class)
+			.optional();
+	}
+
+	/**
+	 * The holder, if it is unfinished in its latest committed version: the snapshot may be older than its finish,
+	 * and a finished job frees its key. A locking read by primary key, as the duplicate path takes.
+	 */
+	private Optional<Long> stillUnfinished(long id) {
+		return jdbc.sql("""
+				SELECT id FROM jobqueue_job WHERE id = :id AND state IN ('blocked', 'ready', 'running')
+				LOCK IN SHARE MODE""")
+			.param("id", id)
+			.query(Long.class)
+			.optional();
 	}
 
 	/** A locking read: it sees the latest committed holder, where the caller's snapshot might not yet. */

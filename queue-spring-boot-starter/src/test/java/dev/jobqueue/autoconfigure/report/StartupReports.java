@@ -37,6 +37,13 @@ final class StartupReports {
 		return start(SqliteApplication.class, sources, all.toArray(String[]::new));
 	}
 
+	/** Starts {@code sources} on a SQLite file through Spring Boot's DataSource, with workers. */
+	static ConfigurableApplicationContext workingOnSqlite(Path file, String... properties) {
+		List<String> all = new ArrayList<>(List.of("--spring.datasource.url=jdbc:sqlite:" + file));
+		all.addAll(List.of(properties));
+		return start(SqliteApplication.class, List.of(), all.toArray(String[]::new));
+	}
+
 	/** Asserts that the startup fails; the report is then in the captured output. */
 	static void startupFails(Runnable startup) {
 		assertThatThrownBy(startup::run).isInstanceOf(RuntimeException.class);
