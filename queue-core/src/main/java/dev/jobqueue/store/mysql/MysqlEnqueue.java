@@ -211,8 +211,8 @@ final class MysqlEnqueue implements EnqueueStore {
 	 */
 	private Optional<Long> stillUnfinished(long id) {
 		return jdbc.sql("""
-				SELECT id FROM jobqueue_job WHERE id = :id AND state IN ('blocked', 'ready', 'running')
-				LOCK IN SHARE MODE""")
+				SELECT id FROM jobqueue_job WHERE id = :id AND %s
+				LOCK IN SHARE MODE""".formatted(TRANSITIONS.unfinished("")))
 			.param("id", id)
 			.query(Long.class)
 			.optional();
