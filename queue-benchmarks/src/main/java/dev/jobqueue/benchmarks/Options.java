@@ -37,7 +37,8 @@ record Options(String workload, String database, String url, List<String> system
 	 * The others drive jobqueue's PostgreSQL statements directly, or enqueue from many threads at once, which
 	 * SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
-	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "all");
+	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "keyed-drain",
+			"all");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "drain-warm-up-jobs",
 			"latency-jobs", "soak-jobs", "drain-timeout-seconds", "soak-vacuum-seconds", "flood-jobs", "finished-jobs",

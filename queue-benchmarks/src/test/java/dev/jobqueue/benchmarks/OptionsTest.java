@@ -115,7 +115,6 @@ class OptionsTest {
 		assertRejected("the soak workload runs on PostgreSQL only", "soak", "--database", "sqlite");
 		assertRejected("the ceiling workload runs on PostgreSQL only", "ceiling", "--database", "sqlite");
 		assertRejected("the fairness workload runs on PostgreSQL only", "fairness", "--database", "sqlite");
-		assertRejected("the keyed-drain workload runs on PostgreSQL only", "keyed-drain", "--database", "sqlite");
 		assertRejected("the ceiling workload runs on PostgreSQL only; on mysql run enqueue, bulk, drain", "ceiling",
 				"--url", "jdbc:mariadb://localhost/bench");
 		assertRejected("unknown system 'sidekiq'", "drain", "--url", POSTGRES, "--systems", "jobqueue,sidekiq");

@@ -20,10 +20,11 @@ import dev.jobqueue.store.mysql.support.MysqlTransactions;
  * are, the first enqueued go first, and a key with a rate also counts the jobs that started within its period and
  * does not promote a waiting job that did (V17 elsewhere).
  *
- * <p>Promotions of one key are serialized by the row lock of its first waiting job, where PostgreSQL takes an
- * advisory lock: every promotion of the key starts by locking that row, so a second one waits until the first
- * commits, then (READ COMMITTED) passes over the rows the first promoted and counts the slots afresh. Each key is a
- * transaction of its own, in key order, so a promotion holds the locks of one key at a time, taken in id order.
+ * <p>Promotions of one key are serialized by the row lock of the key's row in {@code jobqueue_key} (V29), where
+ * PostgreSQL takes an advisory lock: every promotion of the key starts by locking it, so a second one waits until
+ * the first commits, then (READ COMMITTED) passes over the rows the first promoted and counts the slots afresh.
+ * The row holds the key alone; slots are counted from the job rows. Each key is a transaction of its own, in key
+ * order, so a promotion holds the locks of one key at a time: its row's, then its jobs' in id order.
  *
  * <p>A key's rows are read by {@code key_state} and {@code key_started_at}, the state and start time of keyed jobs
  * only (NULL for unkeyed ones, V27), which the key indexes hold: for {@code concurrency_key = :key} they are the
@@ -32,7 +33,18 @@ import dev.jobqueue.store.mysql.support.MysqlTransactions;
 final class MysqlPromotions implements PromotionStore {
 
 	/**
-	 * The key's first waiting job, locked: its limit and rate are the key's. FORCE INDEX, here and in the
+	 * The key's lock: its row, inserted by the key's first promotion, locked for update by every one. ON DUPLICATE
+	 * KEY UPDATE, as it locks the row it meets for update at once: INSERT IGNORE takes a shared lock, which two
+	 * promotions can hold together, and then each waits for the other to lock the row for update, a deadlock.
+	 */
+	private static final String LOCK_KEY = """
+			INSERT INTO jobqueue_key (concurrency_key) VALUES (:key)
+			ON DUPLICATE KEY UPDATE concurrency_key = concurrency_key""";
+
+	/**
+	 * The key's first waiting job, locked: its limit and rate are the key's. Locked although the key's row
+	 * serializes promotions, for nodes on schema version 28, which serialize them by this row alone: during a
+	 * rolling deploy theirs and these still wait for each other. FORCE INDEX, here and in the
 	 * promotable rows' read: for ORDER BY id LIMIT 1 the optimizer may prefer to walk the primary key in id order,
 	 * and a locking read waits for every row it walks, matching or not; it waited for the rows of other keys that
 	 * their own promotions held, and two such promotions deadlocked. On the key index the read walks, and locks,
@@ -103,6 +115,7 @@ final class MysqlPromotions implements PromotionStore {
 	}
 
 	private List<String> promoteKey(String key) {
+		jdbc.sql(LOCK_KEY).param("key", key).update();
 		Optional<Slots> first = jdbc.sql(FIRST_WAITING)
 			.param("key", key)
 			.query((rs, row) -> new Slots(rs.getInt(1), rs.getObject(2, Long.class)))

@@ -1,0 +1,102 @@
+package dev.jobqueue.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.jobqueue.JobState;
+import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.support.MysqlTestDatabase;
+
+/**
+ * Tables at schema version 28, with keyed jobs already waiting, upgraded to 29 (the key locks): the waiting jobs are
+ * promoted by the key's new row, which the first promotion inserts. In a database of its own on the test server,
+ * named after the test database.
+ */
+class MysqlKeyLockUpgradeTest {
+
+	private static final String KEY = "tenant-upgraded";
+
+	private SingleConnectionDataSource admin;
+
+	private String database;
+
+	private HikariDataSource dataSource;
+
+	@BeforeEach
+	void createDatabase() {
+		admin = new SingleConnectionDataSource(MysqlTestDatabase.url(), true);
+		JdbcClient jdbc = JdbcClient.create(admin);
+		database = jdbc.sql("SELECT DATABASE()").query(String.class).single() + "_key_upgrade";
+		jdbc.sql("DROP DATABASE IF EXISTS " + database).update();
+		jdbc.sql("CREATE DATABASE " + database).update();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(urlOf(database));
+		config.setMaximumPoolSize(4);
+		dataSource = new HikariDataSource(config);
+	}
+
+	@AfterEach
+	void dropDatabase() {
+		dataSource.close();
+		JdbcClient.create(admin).sql("DROP DATABASE IF EXISTS " + database).update();
+		admin.destroy();
+	}
+
+	@Test
+	void jobsWaitingBeforeTheUpgradeArePromotedUnderTheKeysNewRow() {
+		Flyway.configure(JobSchema.class.getClassLoader())
+			.configuration(JobSchema.flyway(dataSource, MysqlDialect.VENDOR).getConfiguration())
+			.target("28")
+			.load()
+			.migrate();
+		JobStore store = MysqlDialect.jobStore(dataSource);
+		assertThat(store.reads().schemaVersion()).hasValue(28);
+		List<Long> waiting = List.of(enqueue(store), enqueue(store), enqueue(store));
+
+		JobSchema.flyway(dataSource, MysqlDialect.VENDOR).migrate();
+
+		assertThat(store.reads().schemaVersion()).hasValue(JobSchema.VERSION);
+		assertThat(keyRows()).isEmpty();
+		assertThat(store.promotions().promote(Set.of(KEY))).containsExactly("default");
+		assertThat(waiting).extracting(id -> store.reads().find(id).orElseThrow().state())
+			.containsExactly(JobState.ready, JobState.blocked, JobState.blocked);
+		assertThat(keyRows()).containsExactly(KEY);
+		assertThat(store.promotions().promote(Set.of(KEY))).isEmpty();
+		assertThat(keyRows()).containsExactly(KEY);
+	}
+
+	private static long enqueue(JobStore store) {
+		return store.enqueues()
+			.enqueue(new NewJob("default", "step", "{}", 1, 0, null, Duration.ZERO, 1, null,
+					new NewJob.KeySlot(KEY, 1, false)))
+			.id();
+	}
+
+	private List<String> keyRows() {
+		return JdbcClient.create(dataSource).sql("SELECT concurrency_key FROM jobqueue_key").query(String.class).list();
+	}
+
+	/** The test URL with its database, the path after host and port, replaced by {@code name}. */
+	private static String urlOf(String name) {
+		String url = MysqlTestDatabase.url();
+		int hostStart = url.indexOf("//") + 2;
+		int pathStart = url.indexOf('/', hostStart);
+		int query = url.indexOf('?', pathStart);
+		return url.substring(0, pathStart + 1) + name + (query < 0 ? "" : url.substring(query));
+	}
+}
