@@ -43,12 +43,12 @@ final class MysqlPromotions implements PromotionStore {
 
 	/**
 	 * The key's first waiting job, locked: its limit and rate are the key's. Locked although the key's row
-	 * serializes promotions, for nodes on schema version 28, which serialize them by this row alone: during a
-	 * rolling deploy theirs and these still wait for each other. FORCE INDEX, here and in the
-	 * promotable rows' read: for ORDER BY id LIMIT 1 the optimizer may prefer to walk the primary key in id order,
-	 * and a locking read waits for every row it walks, matching or not; it waited for the rows of other keys that
-	 * their own promotions held, and two such promotions deadlocked. On the key index the read walks, and locks,
-	 * the key's own waiting rows only.
+	 * serializes promotions, for nodes built for schema version 28, which serialize them by this row alone:
+	 * during a rolling deploy theirs and these still wait for each other. FORCE INDEX, here and in the promotable
+	 * rows' read: for ORDER BY id LIMIT 1 the optimizer may prefer to walk the primary key in id order, and a
+	 * locking read waits for every row it walks, matching or not; it waited for the rows of other keys that their
+	 * own promotions held, and two such promotions deadlocked. On the key index the read walks, and locks, the
+	 * key's own waiting rows only.
 	 */
 	private static final String FIRST_WAITING = """
 			SELECT concurrency_limit, concurrency_rate_millis FROM jobqueue_job FORCE INDEX (jobqueue_job_key_idx)
