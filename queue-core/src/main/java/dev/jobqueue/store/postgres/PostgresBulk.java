@@ -130,9 +130,6 @@ final class PostgresBulk implements OperatorWrites {
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
 				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND %s)
 				RETURNING queue""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"));
-		String sql = notify
-				? "WITH retried AS (" + retry + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM retried"
-				: retry;
-		return !jdbc.sql(sql).param("id", id).query((rs, n) -> 1).list().isEmpty();
+		return !jdbc.sql(PostgresRows.notifyingReady(retry, notify)).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
 }

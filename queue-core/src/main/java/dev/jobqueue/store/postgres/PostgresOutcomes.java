@@ -182,15 +182,7 @@ final class PostgresOutcomes implements OutcomeStore {
 				    lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running' AND %s
 				RETURNING queue""".formatted(TRANSITIONS.backFromRunning(""), TRANSITIONS.releasable(""));
-		String sql = notify
-				? "WITH released AS (" + release + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM released"
-				: release;
-		return !jdbc.sql(sql)
-			.param("id", lease.jobId())
-			.param("token", lease.token())
-			.query((rs, n) -> 1)
-			.list()
-			.isEmpty();
+		return changesRow(PostgresRows.notifyingReady(release, notify), lease);
 	}
 
 	/** As {@link #release}, other nodes told, without the once-per-job flag: the handler never started. */
@@ -201,9 +193,11 @@ final class PostgresOutcomes implements OutcomeStore {
 				SET state = %s, attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'
 				RETURNING queue""".formatted(TRANSITIONS.backFromRunning(""));
-		String sql = notify
-				? "WITH handed AS (" + handBack + ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM handed"
-				: handBack;
+		return changesRow(PostgresRows.notifyingReady(handBack, notify), lease);
+	}
+
+	/** Whether the lease's statement changed its job's row: it returns one row per row changed. */
+	private boolean changesRow(String sql, Lease lease) {
 		return !jdbc.sql(sql)
 			.param("id", lease.jobId())
 			.param("token", lease.token())

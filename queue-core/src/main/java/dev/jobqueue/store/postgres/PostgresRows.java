@@ -22,6 +22,15 @@ final class PostgresRows {
 	private PostgresRows() {
 	}
 
+	/**
+	 * An update that returns the queues of the jobs it made ready, wrapped, when the store notifies, so that the
+	 * same statement tells those queues' listeners.
+	 */
+	static String notifyingReady(String updateReturningQueue, boolean notify) {
+		return notify ? "WITH ready AS (" + updateReturningQueue
+				+ ") SELECT pg_notify('jobqueue_ready', queue) IS NULL FROM ready" : updateReturningQueue;
+	}
+
 	static OffsetDateTime timestamp(Instant instant) {
 		return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
 	}
