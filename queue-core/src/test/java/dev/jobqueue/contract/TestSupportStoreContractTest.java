@@ -4,14 +4,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import ch.qos.logback.classic.Level;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
+import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.support.CountingListener;
+import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
@@ -24,6 +31,8 @@ import static org.assertj.core.api.Assertions.within;
  * forward.
  */
 public abstract class TestSupportStoreContractTest {
+
+	private static final int JOBS = 3000;
 
 	private QueueFixture fixture;
 
@@ -109,5 +118,33 @@ public abstract class TestSupportStoreContractTest {
 		assertThat(fixture.job(cancelled).runAt()).isEqualTo(cancelledAt);
 		assertThat(fixture.job(delayed).runAt()).isCloseTo(Instant.now().minusSeconds(60),
 				within(30, ChronoUnit.SECONDS));
+	}
+
+	/** A test moves time on while its application's workers claim and finish jobs: neither side may fail. */
+	@Test
+	void bringingJobsForwardWhileWorkersClaimThemFailsNothingAndLosesNoJob() {
+		fixture.queue().enqueueAll(IntStream.range(0, JOBS)
+			.mapToObj(i -> new NewJobRequest("greet", new Greeting("job", i), i % 2 == 0 ? EnqueueOptions.defaults()
+					: EnqueueOptions.defaults().concurrencyKey("key-" + i % 20)))
+			.toList());
+		try (LogCapture log = new LogCapture()) {
+			fixture.startRuntime(QueueFixture.SETTINGS.toBuilder()
+				.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
+				.build(), new CountingListener());
+			fixture.startRuntime(QueueFixture.SETTINGS.toBuilder()
+				.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 8))
+				.build(), new CountingListener());
+			long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+			while (succeeded() < JOBS && System.nanoTime() < deadline) {
+				fixture.testHooks().bringReadyForward(Duration.ofSeconds(1));
+			}
+
+			assertThat(succeeded()).isEqualTo(JOBS);
+			assertThat(log.messagesAtLeast(Level.WARN)).isEmpty();
+		}
+	}
+
+	private long succeeded() {
+		return fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job WHERE state = 'succeeded'").query(Long.class).single();
 	}
 }

@@ -36,12 +36,27 @@ final class MysqlTestSupport implements TestHooks {
 			.list();
 	}
 
-	/** Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why). */
+	/**
+	 * Every ready and blocked job moves by the same amount, as on PostgreSQL (PostgresTestSupport says why). A plain
+	 * read of their ids first, then one update of those still ready or blocked through the primary key: a test moves
+	 * time on while its application's workers run, and an update planned through the state index would lock the
+	 * index entry before the row, the reverse of a promotion's order, and the two deadlocked (MysqlOutcomes says
+	 * the same of the reaper).
+	 */
 	@Override
 	public int bringReadyForward(Duration by) {
+		List<Long> ids = jdbc.sql("SELECT id FROM jobqueue_job WHERE state IN ('ready', 'blocked') ORDER BY id")
+			.query(Long.class)
+			.list();
+		if (ids.isEmpty()) {
+			return 0;
+		}
 		return jdbc.sql("""
-				UPDATE jobqueue_job SET run_at = run_at - INTERVAL :micros MICROSECOND WHERE state IN ('ready', 'blocked')""")
+				UPDATE jobqueue_job FORCE INDEX (PRIMARY) SET run_at = run_at - INTERVAL :micros MICROSECOND
+				WHERE id IN (:ids) AND state IN ('ready', 'blocked')
+				ORDER BY id""")
 			.param("micros", MysqlValues.micros(by))
+			.param("ids", ids)
 			.update();
 	}
 }
