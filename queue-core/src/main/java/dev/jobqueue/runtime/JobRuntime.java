@@ -156,10 +156,10 @@ public final class JobRuntime {
 		// whose pollers a wake would make claim now.
 		wakeupSources.forEach(source -> source.start(this::wake, queueWorkers::wantsWake));
 		startLeaseKeeping();
-		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness);
-		maintenance.start();
 		// Its sweep is maintenance too; the promotions that follow this node's own writes are not.
-		promoter = new KeyPromoter(ownStore.promotions(), this::wake, settings.pollInterval(), maintenance::held);
+		promoter = new KeyPromoter(ownStore.promotions(), this::wake, settings.pollInterval(), this::maintaining);
+		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness, promoter::sweepSoon);
+		maintenance.start();
 		promoter.start();
 		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());

@@ -21,7 +21,8 @@ import dev.jobqueue.store.PromotionStore;
  * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
  * one together. With a sweep interval it also sweeps ({@link PromotionStore#promoteWaiting}) every sweep interval, on a
  * timer of its own, for slots no promotion followed, while it is the node that maintains: one node's sweep serves
- * the cluster. A failed promotion is logged; the sweep of the maintaining node takes it up.
+ * the cluster; the reaper and the pruner, which free slots without knowing their keys, ask for one at once
+ * ({@link #sweepSoon}). A failed promotion is logged; the sweep of the maintaining node takes it up.
  */
 public final class KeyPromoter implements AutoCloseable {
 
@@ -43,6 +44,9 @@ public final class KeyPromoter implements AutoCloseable {
 	private Thread thread;
 
 	private boolean closed;
+
+	/** A sweep asked for before its timer: slots were freed where no key was known. */
+	private boolean sweepAsked;
 
 	/**
 	 * @param wakeup told each queue a promotion made jobs ready in
@@ -81,6 +85,12 @@ public final class KeyPromoter implements AutoCloseable {
 		}
 	}
 
+	/** Sweeps now rather than at the timer's next turn, on the promoter's thread, if this node maintains. */
+	public synchronized void sweepSoon() {
+		sweepAsked = true;
+		notifyAll();
+	}
+
 	/** Starts the thread, which sweeps at once and then every sweep interval, while maintaining. */
 	public synchronized void start() {
 		if (thread == null && !closed) {
@@ -106,7 +116,7 @@ public final class KeyPromoter implements AutoCloseable {
 		long nextSweep = System.nanoTime();
 		while (true) {
 			try {
-				if (sweepInterval != null && System.nanoTime() - nextSweep >= 0) {
+				if (sweepInterval != null && (System.nanoTime() - nextSweep >= 0 || takeSweepAsked())) {
 					nextSweep = System.nanoTime() + sweepInterval.toNanos();
 					if (maintaining.getAsBoolean()) {
 						sweep();
@@ -131,14 +141,21 @@ public final class KeyPromoter implements AutoCloseable {
 		}
 	}
 
+	private synchronized boolean takeSweepAsked() {
+		boolean asked = sweepAsked;
+		sweepAsked = false;
+		return asked;
+	}
+
 	/**
-	 * The keys asked for since the last promotion; empty once the sweep is due first; null once closed. The sweep
-	 * keeps its own timer, however many promotions are asked for meanwhile: the slots it finds (freed by a reap, a
-	 * prune, a node that stopped before it promoted) wait no longer than a sweep interval under any load.
+	 * The keys asked for since the last promotion; empty once the sweep is due or asked for first; null once closed.
+	 * The sweep keeps its own timer, however many promotions are asked for meanwhile: the slots it finds (freed by a
+	 * node that stopped before it promoted, a promotion that failed) wait no longer than a sweep interval under any
+	 * load, and those a reap or a prune frees no longer than that pass.
 	 */
 	private synchronized Set<String> next(long sweepAt) throws InterruptedException {
 		long deadline = sweepInterval == null ? System.nanoTime() + Long.MAX_VALUE / 2 : sweepAt;
-		while (pending.isEmpty() && !closed) {
+		while (pending.isEmpty() && !closed && !sweepAsked) {
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
 				return Set.of();

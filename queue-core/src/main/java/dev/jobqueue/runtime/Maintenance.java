@@ -32,12 +32,17 @@ final class Maintenance {
 	private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(4,
 			new NamedThreads("jobqueue-maintenance"));
 
-	Maintenance(JobStore store, String owner, RuntimeSettings settings, JobListener listener, RoleLiveness liveness) {
+	/**
+	 * @param slotsFreed told when a reap or a prune changed jobs, which may free slots of concurrency keys (a reaped
+	 *     holder, a pruned start that a rate counted) without naming the keys
+	 */
+	Maintenance(JobStore store, String owner, RuntimeSettings settings, JobListener listener, RoleLiveness liveness,
+			Runnable slotsFreed) {
 		this.settings = settings;
 		this.liveness = liveness;
 		this.lease = new MaintenanceLease(store.maintenance(), owner, settings.lease(), listener);
-		this.reaper = new Reaper(store.maintenance(), listener);
-		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention());
+		this.reaper = new Reaper(store.maintenance(), listener, slotsFreed);
+		this.pruner = new Pruner(store, settings.finishedRetention(), settings.deadRetention(), slotsFreed);
 		this.vacuumer = new Vacuumer(store.maintenance());
 	}
 

@@ -18,10 +18,13 @@ final class Pruner {
 
 	private final Duration deadRetention;
 
-	Pruner(JobStore store, Duration finishedRetention, Duration deadRetention) {
+	private final Runnable slotsFreed;
+
+	Pruner(JobStore store, Duration finishedRetention, Duration deadRetention, Runnable slotsFreed) {
 		this.store = store;
 		this.finishedRetention = finishedRetention;
 		this.deadRetention = deadRetention;
+		this.slotsFreed = slotsFreed;
 	}
 
 	/** Returns how many jobs were deleted. */
@@ -33,6 +36,9 @@ final class Pruner {
 			total += deleted;
 		}
 		while (deleted == BATCH);
+		if (total > 0) {
+			slotsFreed.run();
+		}
 		store.nodes().deleteStaleNodes();
 		return total;
 	}

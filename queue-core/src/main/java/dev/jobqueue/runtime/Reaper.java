@@ -21,9 +21,12 @@ final class Reaper {
 
 	private final JobListener listener;
 
-	Reaper(MaintenanceStore store, JobListener listener) {
+	private final Runnable slotsFreed;
+
+	Reaper(MaintenanceStore store, JobListener listener, Runnable slotsFreed) {
 		this.store = store;
 		this.listener = listener;
+		this.slotsFreed = slotsFreed;
 	}
 
 	/** Returns how many jobs were reaped. */
@@ -37,6 +40,7 @@ final class Reaper {
 		while (reaped == BATCH);
 		if (total > 0) {
 			log.info("Reaped {} job(s) whose lease expired", total);
+			slotsFreed.run();
 			listener.onReaped(total);
 		}
 		return total;
