@@ -120,11 +120,12 @@ class SqliteMultiProcessTest {
 			List<Long> seenHeld = freezeHoldingJobs(victim);
 			victim.destroyForcibly().waitFor();
 			long killedAt = System.currentTimeMillis();
-			// Read again once the victim is dead: a completion it was committing when frozen can still land (its
-			// frames were in the WAL, and SQLite recovers a WAL index left half written), and then the victim
-			// ran those jobs to their end, once. The promise is about the jobs it still held when it died.
+			// Read again once the victim is dead: a commit it was writing when frozen can still land (its frames
+			// were in the WAL, and SQLite recovers a WAL index left half written). A completion's then ran those
+			// jobs to their end, once; a claim's leaves the victim holding jobs it never started. The promise is
+			// about the jobs it held when it died, whichever.
 			List<Long> held = jobsHeldBy(victim);
-			assertThat(held).as("jobs the victim held when it died").isNotEmpty().isSubsetOf(seenHeld);
+			assertThat(held).as("jobs the victim held when it died").isNotEmpty();
 
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
 				.until(() -> succeeded() == BACKLOG + ENQUEUED);
