@@ -31,7 +31,6 @@ import dev.jobqueue.JobTracing;
 import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
-import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
@@ -65,7 +64,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final KeyPromoter promoter;
 
-	private final Map<String, Integer> keyLimitsByPrefix;
+	private final KindLimits kindLimits;
 
 	private final JobExplainer explainer;
 
@@ -106,7 +105,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 		this.promoter = new KeyPromoter(store.promotions(), wakeup);
-		this.keyLimitsByPrefix = settings.concurrencyKeyLimits();
+		this.kindLimits = new KindLimits(store.nodes(), settings.concurrencyKeyLimits());
 		this.explainer = new JobExplainer(store);
 		this.search = new JobSearch(store.reads());
 		this.bulk = new BulkOperations(store, promoter, this::afterCommit);
@@ -348,43 +347,8 @@ public final class JdbcJobQueue implements JobQueue {
 				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
 		return new NewJob(queue, kind, payloads.write(kind, payload, handler), payloadVersion, options.priority(),
-				options.runAt(), delay, maxAttempts, options.uniqueKey(), keySlot(kind, options, handler));
-	}
-
-	/**
-	 * The concurrency key and its slots: the enqueue's key, or the kind's own when it has a cluster-wide limit
-	 * (or a rate and the enqueue names no key); a rate's starts, else the limit of the key's longest configured
-	 * prefix, else the handler's, else 1.
-	 */
-	private NewJob.KeySlot keySlot(String kind, EnqueueOptions options, Optional<JobHandlerDefinition> handler) {
-		KeyLimits limits = handler.map(JobHandlerDefinition::keyLimits).orElse(KeyLimits.DEFAULTS);
-		if (limits.clusterConcurrency() > 0) {
-			require(options.concurrencyKey() == null, () -> "kind '" + kind + "' has a cluster-wide limit of "
-					+ limits.clusterConcurrency() + " (clusterConcurrency): its jobs share the key '"
-					+ EnqueueOptions.KIND_KEY_PREFIX + kind + "' and take no concurrency key of their own");
-			return new NewJob.KeySlot(EnqueueOptions.KIND_KEY_PREFIX + kind, limits.clusterConcurrency(),
-					limits.deadJobBlocksKey());
-		}
-		String key = options.concurrencyKey();
-		if (limits.rateStarts() > 0) {
-			return new NewJob.KeySlot(key != null ? key : EnqueueOptions.KIND_KEY_PREFIX + kind, limits.rateStarts(),
-					limits.deadJobBlocksKey(), limits.ratePeriod());
-		}
-		if (key == null) {
-			return null;
-		}
-		int limit = limitByPrefix(key).orElse(limits.concurrencyKeyLimit());
-		return new NewJob.KeySlot(key, limit, limits.deadJobBlocksKey());
-	}
-
-	private Optional<Integer> limitByPrefix(String key) {
-		String longest = null;
-		for (String prefix : keyLimitsByPrefix.keySet()) {
-			if (key.startsWith(prefix) && (longest == null || prefix.length() > longest.length())) {
-				longest = prefix;
-			}
-		}
-		return Optional.ofNullable(longest).map(keyLimitsByPrefix::get);
+				options.runAt(), delay, maxAttempts, options.uniqueKey(),
+				kindLimits.keySlot(kind, options.concurrencyKey(), handler));
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

@@ -67,6 +67,8 @@ public final class JobRuntime {
 
 	private final JobListener listener;
 
+	private final KindLimits kindLimits;
+
 	/** The scheduler's thread while running, or null when this node declares no schedules. */
 	private Thread schedulerThread;
 
@@ -116,6 +118,7 @@ public final class JobRuntime {
 		this.node = new NodeRegistry(ownStore.nodes(), owner, settings.queues(), handlers, settings.heartbeatInterval());
 		this.heartbeater = new Heartbeater(ownStore.claims(), inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);
+		this.kindLimits = new KindLimits(ownStore.nodes(), settings.concurrencyKeyLimits());
 		this.queueWorkers = new QueueWorkers(handlers, owner, ownStore, runner, liveness, settings);
 	}
 
@@ -149,6 +152,7 @@ public final class JobRuntime {
 		List<ScheduledJob> schedules = ScheduledJobs.resolve(handlers, json, settings.retryPolicy());
 		pauseInitially();
 		node.register();
+		kindLimits.declare(owner, handlers);
 		running = true;
 		completions.start();
 		settings.queues().forEach(queueWorkers::start);
@@ -179,7 +183,9 @@ public final class JobRuntime {
 		if (schedules.isEmpty()) {
 			return;
 		}
-		Scheduler scheduler = Scheduler.onDatabaseClock(ownStore, schedules, Clock.systemUTC(), listener, this::wake);
+		Scheduler scheduler = Scheduler.onDatabaseClock(ownStore, schedules, Clock.systemUTC(), listener, this::wake,
+				new Scheduler.KeySlots(kind -> kindLimits.keySlot(kind, null, handlers.handlerFor(kind)),
+						keys -> promoter.promoteAfterCommit(keys)));
 		liveness.watch(Scheduler.ROLE, settings.pollInterval(), settings.lease());
 		schedulerThread = new NamedThreads("jobqueue-scheduler")
 			.newThread(() -> scheduler.loop(liveness, settings.pollInterval()));

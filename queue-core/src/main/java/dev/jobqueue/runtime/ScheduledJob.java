@@ -16,10 +16,14 @@ public record ScheduledJob(String name, Schedule schedule, String queue, String 
 	/** The prefix of the unique keys of scheduled jobs; the rest is the schedule's name and fire time. */
 	public static final String KEY_PREFIX = "schedule:";
 
-	/** The job for {@code fireTime}, due now, its unique key naming its schedule and fire time. */
-	NewJob job(Instant fireTime) {
+	/**
+	 * The job for {@code fireTime}, due now, its unique key naming its schedule and fire time.
+	 *
+	 * @param keySlot the kind's concurrency key and slots, or null
+	 */
+	NewJob job(Instant fireTime, NewJob.KeySlot keySlot) {
 		return new NewJob(queue, schedule.kind(), payload, payloadVersion, schedule.priority(), null, Duration.ZERO,
-				maxAttempts, uniqueKey(name, fireTime));
+				maxAttempts, uniqueKey(name, fireTime), keySlot);
 	}
 
 	/** {@code schedule:<name>@<fire time>}, the fire time in ISO-8601 UTC: one job per fire time. */

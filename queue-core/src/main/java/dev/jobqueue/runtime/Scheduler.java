@@ -3,6 +3,7 @@ package dev.jobqueue.runtime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 import dev.jobqueue.store.ScheduleStore;
@@ -53,21 +55,38 @@ public final class Scheduler {
 
 	private final Consumer<String> wakeup;
 
+	private final KeySlots keySlots;
+
 	/** The schedules whose row this node has written or found in agreement: read and written by its thread. */
 	private final Set<String> defined = new HashSet<>();
 
 	private final Set<String> warned = new HashSet<>();
 
 	/**
+	 * The concurrency key and slots of a fired job, as an enqueue of its kind here would have them, and the
+	 * promotion of the keys fired jobs wait for.
+	 *
+	 * @param of a kind's key slot for a job without a key of its own, or null ({@link KindLimits#keySlot})
+	 * @param promote told the keys of the jobs fired, once they are committed
+	 */
+	public record KeySlots(Function<String, NewJob.KeySlot> of, Consumer<Collection<String>> promote) {
+
+		/** Fired jobs without keys: for tests of firing alone. */
+		public static final KeySlots NONE = new KeySlots(kind -> null, keys -> {
+		});
+	}
+
+	/**
 	 * @param wakeup told the queue of each job fired, once it is committed, so that a local poller starts it
 	 */
 	public Scheduler(ScheduleStore store, List<ScheduledJob> schedules, Clock clock, JobListener listener,
-			Consumer<String> wakeup) {
+			Consumer<String> wakeup, KeySlots keySlots) {
 		this.store = store;
 		this.schedules = List.copyOf(schedules);
 		this.clock = clock;
 		this.listener = listener;
 		this.wakeup = wakeup;
+		this.keySlots = keySlots;
 	}
 
 	/**
@@ -75,9 +94,9 @@ public final class Scheduler {
 	 * an offset from this machine's {@code local} clock.
 	 */
 	public static Scheduler onDatabaseClock(JobStore store, List<ScheduledJob> schedules, Clock local,
-			JobListener listener, Consumer<String> wakeup) {
+			JobListener listener, Consumer<String> wakeup, KeySlots keySlots) {
 		return new Scheduler(store.schedules(), schedules, new DatabaseClock(local, store.explain()::now), listener,
-				wakeup);
+				wakeup, keySlots);
 	}
 
 	/** One pass over every schedule; returns the earliest next fire time among them, or null for none known. */
@@ -142,13 +161,18 @@ public final class Scheduler {
 	private Instant fire(ScheduledJob job, ScheduleState row, Instant now) {
 		DueFireTimes due = DueFireTimes.at(job.schedule(), row.nextFireAt(), now);
 		Instant last = due.fire().isEmpty() ? null : due.fire().get(due.fire().size() - 1);
+		// Asked at each fire: the kind's declared limits may have changed since the last.
+		NewJob.KeySlot slot = keySlots.of().apply(job.schedule().kind());
 		ScheduleFiring firing = new ScheduleFiring(job.name(), row.version(), last, due.next(),
-				due.fire().stream().map(job::job).toList());
+				due.fire().stream().map(time -> job.job(time, slot)).toList());
 		if (!store.fireSchedule(firing)) {
 			// Another node fired it first; it computed the same next fire time from the same row.
 			return job.schedule().nextAfter(now);
 		}
 		report(job, due);
+		if (slot != null && !due.fire().isEmpty()) {
+			keySlots.promote().accept(List.of(slot.key()));
+		}
 		return due.next();
 	}
 

@@ -5,7 +5,10 @@ import java.util.List;
 
 import dev.jobqueue.Node;
 
-/** The node registry: which nodes run, what they serve, and when each was last seen, by the database's clock. */
+/**
+ * The node registry: which nodes run, what they serve, and when each was last seen, by the database's clock; and
+ * the limits of the kinds they serve, which outlive them.
+ */
 public interface NodeStore {
 
 	/**
@@ -28,4 +31,13 @@ public interface NodeStore {
 
 	/** Deletes the registry's stale nodes; run by the maintenance node. Returns how many. */
 	int deleteStaleNodes();
+
+	/**
+	 * Writes the limits of the kinds a node serves, each replacing the kind's earlier declaration, whoever made it;
+	 * declared now by the database's clock ({@link KindDeclaration#declaredAt} is not read).
+	 */
+	void declareKinds(List<KindDeclaration> kinds);
+
+	/** Every kind's declaration, in kind order: a row per kind ever served. */
+	List<KindDeclaration> declaredKinds();
 }

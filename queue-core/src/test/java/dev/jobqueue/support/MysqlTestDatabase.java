@@ -120,6 +120,7 @@ public final class MysqlTestDatabase implements TestDatabase {
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
 		jdbc.sql("DELETE FROM jobqueue_maintenance").update();
 		jdbc.sql("DELETE FROM jobqueue_node").update();
+		jdbc.sql("DELETE FROM jobqueue_kind").update();
 		jdbc.sql("DELETE FROM jobqueue_key").update();
 	}
 

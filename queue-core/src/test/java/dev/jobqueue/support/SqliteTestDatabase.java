@@ -76,6 +76,7 @@ public final class SqliteTestDatabase implements TestDatabase {
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
 		jdbc.sql("DELETE FROM jobqueue_maintenance").update();
 		jdbc.sql("DELETE FROM jobqueue_node").update();
+		jdbc.sql("DELETE FROM jobqueue_kind").update();
 	}
 
 	@Override

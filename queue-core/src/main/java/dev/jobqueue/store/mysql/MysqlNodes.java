@@ -6,6 +6,7 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Node;
+import dev.jobqueue.store.KindDeclaration;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 import dev.jobqueue.store.NodeStore;
@@ -71,5 +72,35 @@ final class MysqlNodes implements NodeStore {
 	@Override
 	public int deleteStaleNodes() {
 		return jdbc.sql("DELETE FROM jobqueue_node WHERE expires_at <= UTC_TIMESTAMP(6)").update();
+	}
+
+	/** A statement per kind: a node serves a handful, and declares them once, at its start. */
+	@Override
+	public void declareKinds(List<KindDeclaration> kinds) {
+		for (KindDeclaration kind : kinds) {
+			jdbc.sql("""
+					INSERT INTO jobqueue_kind (kind, concurrency_key_limit, dead_job_blocks_key, cluster_concurrency,
+					                           rate_starts, rate_period_millis, declared_by, declared_at)
+					VALUES (:kind, :keyLimit, :deadBlocks, :clusterLimit, :rateStarts, :rateMillis, :node, UTC_TIMESTAMP(6))
+					ON DUPLICATE KEY UPDATE concurrency_key_limit = VALUES(concurrency_key_limit),
+					    dead_job_blocks_key = VALUES(dead_job_blocks_key), cluster_concurrency = VALUES(cluster_concurrency),
+					    rate_starts = VALUES(rate_starts), rate_period_millis = VALUES(rate_period_millis),
+					    declared_by = VALUES(declared_by), declared_at = VALUES(declared_at)""")
+				.param("kind", kind.kind())
+				.param("keyLimit", kind.concurrencyKeyLimit())
+				.param("deadBlocks", kind.deadJobBlocksKey())
+				.param("clusterLimit", kind.clusterConcurrency())
+				.param("rateStarts", kind.rateStarts())
+				.param("rateMillis", kind.rateMillis())
+				.param("node", kind.declaredBy())
+				.update();
+		}
+	}
+
+	@Override
+	public List<KindDeclaration> declaredKinds() {
+		return jdbc.sql("SELECT " + KindDeclaration.COLUMNS + " FROM jobqueue_kind ORDER BY kind")
+			.query((rs, row) -> KindDeclaration.read(rs, MysqlRows.instant(rs, "declared_at")))
+			.list();
 	}
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Node;
+import dev.jobqueue.store.KindDeclaration;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 import dev.jobqueue.store.NodeStore;
@@ -70,5 +71,34 @@ final class PostgresNodes implements NodeStore {
 	@Override
 	public int deleteStaleNodes() {
 		return jdbc.sql("DELETE FROM jobqueue_node WHERE expires_at <= now()").update();
+	}
+
+	@Override
+	public void declareKinds(List<KindDeclaration> kinds) {
+		jdbc.sql("""
+				INSERT INTO jobqueue_kind (kind, concurrency_key_limit, dead_job_blocks_key, cluster_concurrency,
+				                           rate_starts, rate_period_millis, declared_by, declared_at)
+				SELECT * FROM unnest(CAST(:kinds AS text[]), CAST(:keyLimits AS integer[]), CAST(:deadBlocks AS boolean[]),
+				                     CAST(:clusterLimits AS integer[]), CAST(:rateStarts AS integer[]),
+				                     CAST(:rateMillis AS bigint[]), CAST(:nodes AS text[])), now()
+				ON CONFLICT (kind) DO UPDATE SET concurrency_key_limit = excluded.concurrency_key_limit,
+				    dead_job_blocks_key = excluded.dead_job_blocks_key, cluster_concurrency = excluded.cluster_concurrency,
+				    rate_starts = excluded.rate_starts, rate_period_millis = excluded.rate_period_millis,
+				    declared_by = excluded.declared_by, declared_at = excluded.declared_at""")
+			.param("kinds", kinds.stream().map(KindDeclaration::kind).toArray(String[]::new))
+			.param("keyLimits", kinds.stream().map(KindDeclaration::concurrencyKeyLimit).toArray(Integer[]::new))
+			.param("deadBlocks", kinds.stream().map(KindDeclaration::deadJobBlocksKey).toArray(Boolean[]::new))
+			.param("clusterLimits", kinds.stream().map(KindDeclaration::clusterConcurrency).toArray(Integer[]::new))
+			.param("rateStarts", kinds.stream().map(KindDeclaration::rateStarts).toArray(Integer[]::new))
+			.param("rateMillis", kinds.stream().map(KindDeclaration::rateMillis).toArray(Long[]::new))
+			.param("nodes", kinds.stream().map(KindDeclaration::declaredBy).toArray(String[]::new))
+			.update();
+	}
+
+	@Override
+	public List<KindDeclaration> declaredKinds() {
+		return jdbc.sql("SELECT " + KindDeclaration.COLUMNS + " FROM jobqueue_kind ORDER BY kind")
+			.query((rs, row) -> KindDeclaration.read(rs, PostgresRows.instant(rs, "declared_at")))
+			.list();
 	}
 }

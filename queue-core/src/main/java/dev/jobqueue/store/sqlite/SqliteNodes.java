@@ -6,6 +6,7 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Node;
+import dev.jobqueue.store.KindDeclaration;
 import dev.jobqueue.store.NodeEntry;
 import dev.jobqueue.store.NodeJson;
 import dev.jobqueue.store.NodeStore;
@@ -78,5 +79,41 @@ final class SqliteNodes implements NodeStore {
 		return statements.write("delete stale nodes", () -> jdbc.sql("""
 				DELETE FROM jobqueue_node WHERE expires_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)""")
 			.update());
+	}
+
+	/** A statement per kind, under one hold of the write lock: a node declares a handful, once, at its start. */
+	@Override
+	public void declareKinds(List<KindDeclaration> kinds) {
+		statements.write("declare kinds", () -> {
+			for (KindDeclaration kind : kinds) {
+				jdbc.sql("""
+						INSERT INTO jobqueue_kind (kind, concurrency_key_limit, dead_job_blocks_key, cluster_concurrency,
+						                           rate_starts, rate_period_millis, declared_by, declared_at)
+						VALUES (:kind, :keyLimit, :deadBlocks, :clusterLimit, :rateStarts, :rateMillis, :node,
+						        CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
+						ON CONFLICT (kind) DO UPDATE SET concurrency_key_limit = excluded.concurrency_key_limit,
+						    dead_job_blocks_key = excluded.dead_job_blocks_key,
+						    cluster_concurrency = excluded.cluster_concurrency, rate_starts = excluded.rate_starts,
+						    rate_period_millis = excluded.rate_period_millis, declared_by = excluded.declared_by,
+						    declared_at = excluded.declared_at""")
+					.param("kind", kind.kind())
+					.param("keyLimit", kind.concurrencyKeyLimit())
+					.param("deadBlocks", kind.deadJobBlocksKey() ? 1 : 0)
+					.param("clusterLimit", kind.clusterConcurrency())
+					.param("rateStarts", kind.rateStarts())
+					.param("rateMillis", kind.rateMillis())
+					.param("node", kind.declaredBy())
+					.update();
+			}
+			return kinds.size();
+		});
+	}
+
+	@Override
+	public List<KindDeclaration> declaredKinds() {
+		return statements.read("declared kinds", () -> jdbc
+			.sql("SELECT " + KindDeclaration.COLUMNS + " FROM jobqueue_kind ORDER BY kind")
+			.query((rs, row) -> KindDeclaration.read(rs, SqliteRows.instant(rs, "declared_at")))
+			.list());
 	}
 }
