@@ -9,7 +9,7 @@ import dev.jobqueue.store.MaintenanceStore;
 /**
  * Gives back jobs whose worker stopped heartbeating (crashed, paused, cut off): back to ready, or dead
  * when that was their last attempt. It also lets go of the leases of jobs cancelled while they ran whose worker
- * never wrote the handler's end: their slots of their concurrency keys are then free, for the promotion's sweep.
+ * never wrote the handler's end: their slots of their concurrency keys are then free, and the promoter sweeps at once.
  * Runs on the node that holds the maintenance lease; the store makes
  * concurrent reapers safe all the same, for the moment a lease changes hands.
  */
@@ -60,6 +60,7 @@ final class Reaper {
 		if (total > 0) {
 			log.info("Let go of the expired leases of {} job(s) cancelled while they ran; their handlers' ends were "
 					+ "never written", total);
+			slotsFreed.run();
 		}
 	}
 }
