@@ -152,9 +152,21 @@ final class Failures {
 		return Outcome.LEASE_LOST;
 	}
 
-	private static Outcome cancelled(ClaimedJob job) {
+	/**
+	 * The handler of a job cancelled while it ran has exited: its end is written, which lets go of the lease and of
+	 * the job's slot of its concurrency key, held until now so that the key's next job did not start beside it. A
+	 * write that fails leaves the slot to the lease's expiry and the reaper.
+	 */
+	Outcome cancelled(ClaimedJob job) {
 		log.info("Job {} ({}) attempt {} was cancelled while it ran; its outcome was not written", job.id(),
 				job.kind(), job.attempt());
+		try {
+			outcomes.write(job, () -> store.outcomes().endCancelled(job.lease()));
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not write the end of cancelled job {}; its slot is free once its lease expires: {}",
+					job.id(), ex.toString());
+		}
 		return Outcome.CANCELLED;
 	}
 

@@ -43,14 +43,29 @@ final class JobExplainer {
 		Job job = found.get();
 		return switch (job.state()) {
 			case succeeded -> explained(job, Reason.SUCCEEDED, "succeeded at %s.", ExplainText.time(job.finishedAt()));
-			case cancelled -> explained(job, Reason.CANCELLED, "was cancelled at %s.",
-					ExplainText.time(job.finishedAt()));
+			case cancelled -> cancelled(job);
 			case dead -> dead(job);
 			case running -> explained(job, Reason.RUNNING,
 					"is running (attempt %d of %d) on node %s; its lease runs until %s.", job.attempt(),
 					job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
 			case ready, blocked -> waiting(job);
 		};
+	}
+
+	/**
+	 * A job cancelled while it ran whose handler has not been seen to exit says so: its worker's lease is still on it,
+	 * and with a concurrency key it holds its slot until then, so that the key's next job waits.
+	 */
+	private static JobExplanation cancelled(Job job) {
+		String at = ExplainText.time(job.finishedAt());
+		if (job.leaseExpiresAt() == null) {
+			return explained(job, Reason.CANCELLED, "was cancelled at %s.", at);
+		}
+		String slot = job.concurrencyKey() == null ? ""
+				: "; it holds its slot of concurrency key '%s' until then".formatted(job.concurrencyKey());
+		return explained(job, Reason.CANCELLED, "was cancelled at %s while it ran; its handler may still run on node "
+				+ "%s, until it exits or its lease runs out at %s%s.", at, job.leaseOwner(),
+				ExplainText.time(job.leaseExpiresAt()), slot);
 	}
 
 	/** A dead job that holds its key's slot says so: retention keeps it, and the key's next jobs wait for it. */

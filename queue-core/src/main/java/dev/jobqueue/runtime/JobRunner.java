@@ -57,7 +57,7 @@ final class JobRunner {
 
 	/**
 	 * @param starts confirms the starts of jobs that waited in line
-	 * @param slotFreed told the concurrency key of each job that finished (succeeded or dead)
+	 * @param slotFreed told the concurrency key of each job that finished (succeeded, dead, or cancelled and its handler exited)
 	 * @param tracing opens each execution's span, in the trace stored with the job
 	 */
 	JobRunner(OutcomeStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
@@ -164,8 +164,26 @@ final class JobRunner {
 			handBack(execution, "this node is stopping");
 			return;
 		}
+		if (execution.isCancelled()) {
+			endCancelledInLine(execution);
+			return;
+		}
 		lostInLine(execution.job());
 		inFlight.remove(execution);
+	}
+
+	/** A job cancelled while it waited in line: no handler of it ran, so its slot is let go at once. */
+	private void endCancelledInLine(Execution execution) {
+		try {
+			failures.cancelled(execution.job());
+			String key = execution.job().concurrencyKey();
+			if (key != null) {
+				slotFreed.accept(key);
+			}
+		}
+		finally {
+			inFlight.remove(execution);
+		}
 	}
 
 	private static void lostInLine(ClaimedJob job) {
@@ -184,8 +202,8 @@ final class JobRunner {
 				log.info("Job {} ({}) was not started, {}: handed back, its attempt given back", job.id(), job.kind(),
 						why);
 			}
-			else {
-				lostInLine(job);
+			else if (failures.lost(job) == Outcome.CANCELLED && job.concurrencyKey() != null) {
+				slotFreed.accept(job.concurrencyKey());
 			}
 		}
 		catch (RuntimeException ex) {
@@ -198,12 +216,13 @@ final class JobRunner {
 
 	/**
 	 * Tells the listener, and hands a finished job's slot of its concurrency key on: a job that goes back to
-	 * ready (a retry, a snooze, a release) keeps its slot, so that its key's later jobs stay behind it.
+	 * ready (a retry, a snooze, a release) keeps its slot, so that its key's later jobs stay behind it, and so does
+	 * a cancelled one until its handler exited, which it has by now.
 	 */
 	private void finished(Execution execution, Outcome outcome, long start) {
 		listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
 		String key = execution.job().concurrencyKey();
-		if (key != null && (outcome == Outcome.SUCCEEDED || outcome == Outcome.DEAD)) {
+		if (key != null && (outcome == Outcome.SUCCEEDED || outcome == Outcome.DEAD || outcome == Outcome.CANCELLED)) {
 			slotFreed.accept(key);
 		}
 	}

@@ -8,7 +8,9 @@ import dev.jobqueue.store.MaintenanceStore;
 
 /**
  * Gives back jobs whose worker stopped heartbeating (crashed, paused, cut off): back to ready, or dead
- * when that was their last attempt. Runs on the node that holds the maintenance lease; the store makes
+ * when that was their last attempt. It also lets go of the leases of jobs cancelled while they ran whose worker
+ * never wrote the handler's end: their slots of their concurrency keys are then free, and the promoter sweeps at once.
+ * Runs on the node that holds the maintenance lease; the store makes
  * concurrent reapers safe all the same, for the moment a lease changes hands.
  */
 final class Reaper {
@@ -43,6 +45,22 @@ final class Reaper {
 			slotsFreed.run();
 			listener.onReaped(total);
 		}
+		endExpiredCancels();
 		return total;
+	}
+
+	private void endExpiredCancels() {
+		int total = 0;
+		int ended;
+		do {
+			ended = store.endExpiredCancels(BATCH);
+			total += ended;
+		}
+		while (ended == BATCH);
+		if (total > 0) {
+			log.info("Let go of the expired leases of {} job(s) cancelled while they ran; their handlers' ends were "
+					+ "never written", total);
+			slotsFreed.run();
+		}
 	}
 }

@@ -26,6 +26,13 @@ public interface MaintenanceStore {
 	int reapExpired(int limit);
 
 	/**
+	 * Lets go of up to {@code limit} expired leases of jobs cancelled while they ran, whose workers never wrote the
+	 * handler's end (the node died): their slots of their concurrency keys are free for the promotion's sweep
+	 * ({@link Transition#END_CANCELLED}). Returns how many.
+	 */
+	int endExpiredCancels(int limit);
+
+	/**
 	 * Deletes up to {@code limit} finished jobs: succeeded and cancelled ones finished more than
 	 * {@code finishedRetention} ago, dead ones more than {@code deadRetention} ago. Never a dead job that holds its
 	 * key's slot ({@link Transition.Facts#holdsSlot}): it is kept until it is retried or cancelled, so that its

@@ -49,4 +49,11 @@ public interface OutcomeStore {
 	 * the job its release. False when the lease was lost.
 	 */
 	boolean handBack(Lease lease);
+
+	/**
+	 * cancelled → cancelled, its worker's lease let go: the handler of a job cancelled while it ran has exited, and
+	 * the job's slot of its concurrency key is free ({@link Transition#END_CANCELLED}). False when the job was not
+	 * cancelled under this lease, or its end was written already.
+	 */
+	boolean endCancelled(Lease lease);
 }

@@ -62,8 +62,18 @@ public enum Transition {
 	 */
 	REAP(EnumSet.of(running), Attempt.GIVE_BACK_UNCONFIRMED, true),
 
-	/** blocked, ready, running, or dead while holding its key's slot → cancelled, which frees the slot. */
+	/**
+	 * blocked, ready, running, or dead while holding its key's slot → cancelled. A job that was not running frees its
+	 * slot at once; a running one keeps its worker's lease, and with it the slot, until {@link #END_CANCELLED}: its
+	 * handler may not answer the interrupt at once, and the key's next job must not start beside it.
+	 */
 	CANCEL(EnumSet.of(blocked, ready, running, dead), Attempt.KEEP, false),
+
+	/**
+	 * cancelled with its worker's lease still on it → cancelled, the lease and the slot let go: written by the worker
+	 * once the handler exited, fenced by its lease token, or by the reaper once the lease expired (the node died).
+	 */
+	END_CANCELLED(EnumSet.of(cancelled), Attempt.KEEP, false),
 
 	/** blocked → ready: a slot of its key was free. */
 	PROMOTE(EnumSet.of(blocked), Attempt.KEEP, false),
@@ -104,7 +114,16 @@ public enum Transition {
 			return Optional.empty();
 		}
 		int attemptAfter = attempt.after(job);
-		return Optional.of(new Decision(target(job, attemptAfter), attemptAfter, recordsError));
+		JobState target = target(job, attemptAfter);
+		return Optional.of(new Decision(target, attemptAfter, recordsError, leaseAfter(job, target)));
+	}
+
+	/**
+	 * A worker's lease is on a running job, and stays on one cancelled while it ran, until its handler is seen to
+	 * exit: every other state has no lease.
+	 */
+	private boolean leaseAfter(Facts job, JobState target) {
+		return target == running || (this == CANCEL && job.state() == running);
 	}
 
 	private boolean applies(Facts job) {
@@ -113,6 +132,7 @@ public enum Transition {
 		}
 		return switch (this) {
 			case CANCEL -> job.state() != dead || job.holdsSlot();
+			case END_CANCELLED -> job.leaseHeld();
 			case RELEASE -> !job.attemptGivenBack();
 			default -> true;
 		};
@@ -123,7 +143,7 @@ public enum Transition {
 			case CLAIM -> running;
 			case SUCCEED -> succeeded;
 			case FAIL -> dead;
-			case CANCEL -> cancelled;
+			case CANCEL, END_CANCELLED -> cancelled;
 			case PROMOTE -> ready;
 			case RETRY_DEAD -> job.keyed() ? blocked : ready;
 			case REAP -> attemptAfter == job.attempt() && job.attempt() >= job.maxAttempts() ? dead : back(job);
@@ -160,10 +180,10 @@ public enum Transition {
 	}
 
 	/**
-	 * What an event decided: the state the job goes to, its attempt afterwards, and whether the event goes on its
-	 * error history.
+	 * What an event decided: the state the job goes to, its attempt afterwards, whether the event goes on its error
+	 * history, and whether a worker's lease is on it afterwards.
 	 */
-	public record Decision(JobState state, int attempt, boolean recordsError) {
+	public record Decision(JobState state, int attempt, boolean recordsError, boolean leaseHeld) {
 	}
 
 	/**
@@ -175,16 +195,20 @@ public enum Transition {
 	 * @param claimConfirmed whether its worker confirmed the claim of its current attempt
 	 * @param attemptGivenBack whether a release gave its attempt back before
 	 * @param unconfirmedReaps how many reaps gave back an unconfirmed attempt of it
+	 * @param leaseHeld whether a worker's lease is on it: a running job, or one cancelled while it ran whose
+	 * handler has not been seen to exit
 	 */
 	public record Facts(JobState state, boolean keyed, boolean rated, boolean deadHolds, int attempt, int maxAttempts,
-			boolean claimConfirmed, boolean attemptGivenBack, int unconfirmedReaps) {
+			boolean claimConfirmed, boolean attemptGivenBack, int unconfirmedReaps, boolean leaseHeld) {
 
 		/**
-		 * Whether it holds a slot of its concurrency key: a keyed job that is ready or running, or dead with a key
-		 * whose dead jobs hold their slots. {@link Sql#holdsSlot} is the same rule in SQL.
+		 * Whether it holds a slot of its concurrency key: a keyed job that is ready or running, dead with a key
+		 * whose dead jobs hold their slots, or cancelled while its handler may still run (its worker's lease is on
+		 * it). {@link Sql#holdsSlot} is the same rule in SQL.
 		 */
 		public boolean holdsSlot() {
-			return keyed && (state == ready || state == running || (state == dead && deadHolds));
+			return keyed && (state == ready || state == running || (state == dead && deadHolds)
+					|| (state == cancelled && leaseHeld));
 		}
 	}
 
@@ -257,7 +281,17 @@ public enum Transition {
 		public String holdsSlot(String alias, String stateColumn) {
 			String state = column(alias, stateColumn);
 			return "(" + state + " IN ('ready', 'running') OR (" + state + " = 'dead' AND "
-					+ isTrue(column(alias, "concurrency_dead_holds")) + "))";
+					+ isTrue(column(alias, "concurrency_dead_holds")) + ") OR (" + state + " = 'cancelled' AND "
+					+ column(alias, "lease_expires_at") + " IS NOT NULL))";
+		}
+
+		/**
+		 * Whether {@link Transition#END_CANCELLED} applies: a cancelled row its worker's lease is still on. The
+		 * statements add their fence (the worker's lease token, or the reaper's expiry).
+		 */
+		public String cancelledWithLease(String alias) {
+			return "(" + column(alias, "state") + " = 'cancelled' AND " + column(alias, "lease_expires_at")
+					+ " IS NOT NULL)";
 		}
 
 		/** {@link #holdsSlot} of the row's {@code state} column. */

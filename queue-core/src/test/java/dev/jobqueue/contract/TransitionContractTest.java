@@ -82,11 +82,12 @@ public abstract class TransitionContractTest {
 		if (row.from() == JobState.ready) {
 			return new Subject(id, null);
 		}
-		if (row.from() == JobState.cancelled) {
+		if (row.from() == JobState.cancelled && !row.options().ranWhenCancelled()) {
 			assertThat(store.writes().cancel(id)).isTrue();
 			return new Subject(id, null);
 		}
-		Duration lease = row.event() == Transition.REAP ? SHORT_LEASE : Duration.ofMinutes(5);
+		boolean expires = row.event() == Transition.REAP || row.options().leaseExpired();
+		Duration lease = expires ? SHORT_LEASE : Duration.ofMinutes(5);
 		Lease held = claim(store, id, lease);
 		if (row.options().givenBack()) {
 			assertThat(store.outcomes().release(held)).isTrue();
@@ -101,6 +102,7 @@ public abstract class TransitionContractTest {
 			}
 			case succeeded -> assertThat(store.outcomes().complete(held, null)).isTrue();
 			case dead -> assertThat(store.outcomes().fail(held, "failed before the case")).isTrue();
+			case cancelled -> assertThat(store.writes().cancel(id)).isTrue();
 			default -> throw new IllegalArgumentException("no set-up for " + row.from());
 		}
 		return new Subject(id, held);
@@ -117,6 +119,8 @@ public abstract class TransitionContractTest {
 			case HAND_BACK -> store.outcomes().handBack(subject.lease());
 			case REAP -> reap(store);
 			case CANCEL -> store.writes().cancel(subject.id());
+			case END_CANCELLED -> row.options().leaseExpired() ? endExpiredCancels(store)
+					: store.outcomes().endCancelled(subject.lease() != null ? subject.lease() : new Lease(subject.id(), 0));
 			case PROMOTE -> !store.promotions().promote(Set.of(key)).isEmpty();
 			case RETRY_DEAD -> store.writes().retryDead(subject.id());
 		};
@@ -126,6 +130,12 @@ public abstract class TransitionContractTest {
 	private static boolean reap(JobStore store) throws InterruptedException {
 		Thread.sleep(50);
 		return store.maintenance().reapExpired(10) == 1;
+	}
+
+	/** Ends the cancelled jobs whose leases ran out, once the case's short lease has by the database's clock. */
+	private static boolean endExpiredCancels(JobStore store) throws InterruptedException {
+		Thread.sleep(50);
+		return store.maintenance().endExpiredCancels(10) == 1;
 	}
 
 	/**

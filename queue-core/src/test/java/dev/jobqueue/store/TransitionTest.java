@@ -39,7 +39,7 @@ class TransitionTest {
 	@Test
 	void aReapGivesAnUnconfirmedAttemptBackOnlyUpToItsLimit() {
 		var spent = new Transition.Facts(JobState.running, false, false, false, 3, 3, false, false,
-				Transition.MAX_UNCONFIRMED_REAPS);
+				Transition.MAX_UNCONFIRMED_REAPS, true);
 
 		assertThat(Transition.REAP.decide(spent)).hasValueSatisfying(d -> {
 			assertThat(d.state()).isEqualTo(JobState.dead);
@@ -58,6 +58,6 @@ class TransitionTest {
 		var before = row.facts();
 		return new Transition.Facts(decision.state(), before.keyed(), before.rated(), before.deadHolds(),
 				decision.attempt(), before.maxAttempts(), before.claimConfirmed(), before.attemptGivenBack(),
-				before.unconfirmedReaps());
+				before.unconfirmedReaps(), decision.leaseHeld());
 	}
 }

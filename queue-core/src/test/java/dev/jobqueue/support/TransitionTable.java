@@ -8,6 +8,7 @@ import static dev.jobqueue.JobState.running;
 import static dev.jobqueue.JobState.succeeded;
 import static dev.jobqueue.store.Transition.CANCEL;
 import static dev.jobqueue.store.Transition.CLAIM;
+import static dev.jobqueue.store.Transition.END_CANCELLED;
 import static dev.jobqueue.store.Transition.FAIL;
 import static dev.jobqueue.store.Transition.HAND_BACK;
 import static dev.jobqueue.store.Transition.PROMOTE;
@@ -63,7 +64,8 @@ public final class TransitionTable {
 			new Case(running, REAP, Options.RATED_CONFIRMED, new Outcome(blocked, 1, false, true)),
 			new Case(blocked, CANCEL, Options.KEYED, new Outcome(cancelled, 0, false, false)),
 			new Case(ready, CANCEL, Options.KEYED, new Outcome(cancelled, 0, false, false)),
-			new Case(running, CANCEL, Options.KEYED, new Outcome(cancelled, 1, false, false)),
+			new Case(running, CANCEL, Options.KEYED, new Outcome(cancelled, 1, true, false)),
+			new Case(running, CANCEL, Options.PLAIN, new Outcome(cancelled, 1, false, false)),
 			new Case(dead, CANCEL, Options.DEAD_HOLDS, new Outcome(cancelled, 1, false, false)),
 			new Case(dead, CANCEL, Options.KEYED, UNCHANGED),
 			new Case(succeeded, CANCEL, Options.PLAIN, UNCHANGED),
@@ -71,7 +73,10 @@ public final class TransitionTable {
 			new Case(dead, RETRY_DEAD, Options.PLAIN, new Outcome(ready, 0, false, false)),
 			new Case(dead, RETRY_DEAD, Options.DEAD_HOLDS, new Outcome(blocked, 0, false, false)),
 			new Case(succeeded, RETRY_DEAD, Options.PLAIN, UNCHANGED),
-			new Case(cancelled, RETRY_DEAD, Options.PLAIN, UNCHANGED));
+			new Case(cancelled, RETRY_DEAD, Options.PLAIN, UNCHANGED),
+			new Case(cancelled, END_CANCELLED, Options.RAN_WHEN_CANCELLED, new Outcome(cancelled, 1, false, false)),
+			new Case(cancelled, END_CANCELLED, Options.EXPIRED_WHEN_CANCELLED, new Outcome(cancelled, 1, false, false)),
+			new Case(cancelled, END_CANCELLED, Options.KEYED, UNCHANGED));
 
 	private TransitionTable() {
 	}
@@ -84,9 +89,11 @@ public final class TransitionTable {
 	 * @param deadHolds the key's dead jobs hold their slots
 	 * @param confirmed a running job's claim confirmed by its worker
 	 * @param givenBack a running job whose attempt a release gave back before
+	 * @param ranWhenCancelled a cancelled job that was running when it was cancelled, its handler not yet seen to exit
+	 * @param leaseExpired such a job whose worker's lease then expired (its node died): the reaper ends it
 	 */
 	public record Options(boolean keyed, boolean rated, boolean deadHolds, boolean confirmed, boolean givenBack,
-			int maxAttempts) {
+			int maxAttempts, boolean ranWhenCancelled, boolean leaseExpired) {
 
 		static final Options PLAIN = new Options(false, false, false, false, false, 3);
 
@@ -106,10 +113,19 @@ public final class TransitionTable {
 
 		static final Options LAST_UNCONFIRMED = new Options(false, false, false, false, false, 1);
 
+		static final Options RAN_WHEN_CANCELLED = new Options(true, false, false, true, false, 3, true, false);
+
+		static final Options EXPIRED_WHEN_CANCELLED = new Options(true, false, false, true, false, 3, true, true);
+
+		Options(boolean keyed, boolean rated, boolean deadHolds, boolean confirmed, boolean givenBack, int maxAttempts) {
+			this(keyed, rated, deadHolds, confirmed, givenBack, maxAttempts, false, false);
+		}
+
 		@Override
 		public String toString() {
 			return (keyed ? rated ? "rated key" : deadHolds ? "key, dead holds" : "key" : "no key")
 					+ (confirmed ? ", confirmed" : "") + (givenBack ? ", given back before" : "")
+					+ (ranWhenCancelled ? ", cancelled while running" : "") + (leaseExpired ? ", lease expired" : "")
 					+ ", max " + maxAttempts;
 		}
 	}
@@ -122,13 +138,14 @@ public final class TransitionTable {
 
 		/** The attempt a job set up in {@code from} has: one once claimed, none before. */
 		public int attemptBefore() {
-			return from == ready || from == blocked || from == cancelled ? 0 : 1;
+			return from == ready || from == blocked || (from == cancelled && !options.ranWhenCancelled()) ? 0 : 1;
 		}
 
 		/** The facts {@link Transition} decides on for the job set up by this case. */
 		public Transition.Facts facts() {
 			return new Transition.Facts(from, options.keyed(), options.rated(), options.deadHolds(), attemptBefore(),
-					options.maxAttempts(), options.confirmed(), options.givenBack(), 0);
+					options.maxAttempts(), options.confirmed(), options.givenBack(), 0,
+					from == running || options.ranWhenCancelled());
 		}
 
 		@Override

@@ -66,7 +66,7 @@ final class MysqlBulk implements OperatorWrites {
 		});
 	}
 
-	/** As {@link #cancel}, row by row: a running job keeps its lease token for its worker. */
+	/** As {@link #cancel}, row by row: a running job keeps its worker's lease. */
 	@Override
 	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		if (ids.isEmpty()) {
@@ -85,7 +85,7 @@ final class MysqlBulk implements OperatorWrites {
 			if (!cancelled.isEmpty()) {
 				jdbc.sql("""
 						UPDATE jobqueue_job
-						SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
+						SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6)
 						WHERE id IN (:ids)""").param("ids", cancelled.stream().map(ChangedJob::id).toList()).update();
 			}
 			return cancelled;
@@ -118,14 +118,15 @@ final class MysqlBulk implements OperatorWrites {
 	}
 
 	/**
-	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled}); the
+	 * A running job keeps its worker's lease, and with it its key's slot, until the worker writes the handler's
+	 * end ({@code Transition.CANCEL}); the worker finds its cancel by the lease token ({@code cancelled}); the
 	 * state change alone fences off that worker's outcome, which every write checks.
 	 */
 	@Override
 	public boolean cancel(long id) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6), lease_owner = NULL, lease_expires_at = NULL
+				SET state = 'cancelled', finished_at = UTC_TIMESTAMP(6)
 				WHERE id = :id
 				  AND %s""".formatted(TRANSITIONS.cancellable("")))
 			.param("id", id)

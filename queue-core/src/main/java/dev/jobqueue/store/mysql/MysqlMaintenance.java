@@ -92,6 +92,22 @@ final class MysqlMaintenance implements MaintenanceStore {
 	 * wins, and the locking read then no longer finds its row; reapers on several nodes at once take the same
 	 * turns. The locked rows are the reaped ones: the batch's counts are not read (see MysqlOutcomes.completeAll).
 	 */
+	/**
+	 * A range of the state index over the cancelled rows, as {@link #EXPIRED} reads the running ones: there is no
+	 * index on the expiry (V28). Fenced by the expiry itself, for the only writer that races with it is the worker's
+	 * own end, which writes the same.
+	 */
+	@Override
+	public int endExpiredCancels(int limit) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (jobqueue_job_state_idx)
+				SET lease_owner = NULL, lease_expires_at = NULL
+				WHERE %s AND lease_expires_at < UTC_TIMESTAMP(6)
+				LIMIT :limit""".formatted(TRANSITIONS.cancelledWithLease("")))
+			.param("limit", limit)
+			.update();
+	}
+
 	@Override
 	public int reapExpired(int limit) {
 		List<Lease> expired = jdbc.sql(EXPIRED).param("limit", limit).query(MysqlRows::lease).list();

@@ -59,14 +59,14 @@ final class PostgresBulk implements OperatorWrites {
 	}
 
 	/**
-	 * As {@link #cancel}, row by row: a running job keeps its lease token, so that its
+	 * As {@link #cancel}, row by row: a running job keeps its worker's lease, so that its
 	 * worker learns of the cancel, and the state change alone fences off that worker's outcome.
 	 */
 	@Override
 	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL, lease_expires_at = NULL
+				SET state = 'cancelled', finished_at = statement_timestamp()
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
 				  AND %s
 				RETURNING id, queue, concurrency_key, CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(
@@ -97,7 +97,8 @@ final class PostgresBulk implements OperatorWrites {
 	}
 
 	/**
-	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled});
+	 * A running job keeps its worker's lease, and with it its key's slot, until the worker writes the handler's
+	 * end ({@code Transition.CANCEL}); the worker finds its cancel by the lease token ({@code cancelled});
 	 * the state change alone fences off that worker's outcome, which every write checks. Awaiters hear of it
 	 * on jobqueue_finished, as of every job that finishes.
 	 */
@@ -105,8 +106,7 @@ final class PostgresBulk implements OperatorWrites {
 	public boolean cancel(long id) {
 		return !jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'cancelled', finished_at = statement_timestamp(), lease_owner = NULL,
-				    lease_expires_at = NULL
+				SET state = 'cancelled', finished_at = statement_timestamp()
 				WHERE id = :id
 				  AND %s
 				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(

@@ -27,6 +27,20 @@ final class PostgresMaintenance implements MaintenanceStore {
 		this.vacuum = vacuum;
 	}
 
+	/** Through the lease index, as the reap: a cancelled row keeps its entry while its worker's lease is on it. */
+	@Override
+	public int endExpiredCancels(int limit) {
+		return jdbc.sql("""
+				UPDATE jobqueue_job SET lease_owner = NULL, lease_expires_at = NULL
+				WHERE id IN (SELECT id FROM jobqueue_job
+				             WHERE %s AND lease_expires_at < now()
+				             ORDER BY lease_expires_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+				  AND %s AND lease_expires_at < now()""".formatted(TRANSITIONS.cancelledWithLease(""),
+				TRANSITIONS.cancelledWithLease("")))
+			.param("limit", limit)
+			.update();
+	}
+
 	@Override
 	public int reapExpired(int limit) {
 		// SKIP LOCKED keeps reapers on several nodes out of each other's way. The lock also orders the

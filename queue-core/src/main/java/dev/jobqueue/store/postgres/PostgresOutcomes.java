@@ -196,6 +196,15 @@ final class PostgresOutcomes implements OutcomeStore {
 		return changesRow(PostgresRows.notifyingReady(handBack, notify), lease);
 	}
 
+	@Override
+	public boolean endCancelled(Lease lease) {
+		return changesRow("""
+				UPDATE jobqueue_job
+				SET lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND %s
+				RETURNING id""".formatted(TRANSITIONS.cancelledWithLease("")), lease);
+	}
+
 	/** Whether the lease's statement changed its job's row: it returns one row per row changed. */
 	private boolean changesRow(String sql, Lease lease) {
 		return !jdbc.sql(sql)

@@ -54,13 +54,12 @@ final class SqliteBulk implements OperatorWrites {
 			.list());
 	}
 
-	/** As {@link #cancel}, row by row: a running job keeps its lease token for its worker. */
+	/** As {@link #cancel}, row by row: a running job keeps its worker's lease. */
 	@Override
 	public List<ChangedJob> cancelAll(Collection<Long> ids) {
 		return statements.write("cancel jobs", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 				WHERE id IN (SELECT value FROM json_each(:ids))
 				  AND %s
 				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.cancellable("")))
@@ -87,15 +86,15 @@ final class SqliteBulk implements OperatorWrites {
 	}
 
 	/**
-	 * The lease token stays, so that the worker of a running job finds its cancel by it ({@link #cancelled});
+	 * A running job keeps its worker's lease, and with it its key's slot, until the worker writes the handler's
+	 * end ({@code Transition.CANCEL}); the worker finds its cancel by the lease token ({@code cancelled});
 	 * the state change alone fences off that worker's outcome, which every write checks.
 	 */
 	@Override
 	public boolean cancel(long id) {
 		return statements.write("cancel", () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
-				    lease_owner = NULL, lease_expires_at = NULL
+				SET state = 'cancelled', finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
 				WHERE id = :id
 				  AND %s""".formatted(TRANSITIONS.cancellable("")))
 			.param("id", id)

@@ -85,6 +85,18 @@ final class SqliteMaintenance implements MaintenanceStore {
 			.update());
 	}
 
+	/** Through the lease index, as the reap: a cancelled row keeps its entry while its worker's lease is on it. */
+	@Override
+	public int endExpiredCancels(int limit) {
+		return statements.write("end expired cancels", () -> jdbc.sql("""
+				UPDATE jobqueue_job SET lease_owner = NULL, lease_expires_at = NULL
+				WHERE id IN (SELECT id FROM jobqueue_job
+				             WHERE %s AND lease_expires_at < CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				             ORDER BY lease_expires_at LIMIT :limit)""".formatted(TRANSITIONS.cancelledWithLease("")))
+			.param("limit", limit)
+			.update());
+	}
+
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the

@@ -164,4 +164,15 @@ final class SqliteOutcomes implements OutcomeStore {
 			.param("token", lease.token())
 			.update()) == 1;
 	}
+
+	@Override
+	public boolean endCancelled(Lease lease) {
+		return statements.write("end cancelled", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET lease_owner = NULL, lease_expires_at = NULL
+				WHERE id = :id AND lease_token = :token AND %s""".formatted(TRANSITIONS.cancelledWithLease("")))
+			.param("id", lease.jobId())
+			.param("token", lease.token())
+			.update()) == 1;
+	}
 }
