@@ -1,9 +1,9 @@
 package dev.jobqueue.autoconfigure;
 
-import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -16,18 +16,17 @@ import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.runtime.RoleLiveness;
 
 /**
- * Up when the queue's database answers and, on a worker node, the workers are running and their heartbeat
+ * Up when the queue's database answers (asked by a {@link DatabaseProbe}, so that the check answers within a second
+ * whatever the database does) and, on a worker node, the workers are running and their heartbeat
  * and every queue's claims have succeeded within half a lease. A role that keeps failing lives on and
  * tries again, so only its overdue success tells that this node extends no leases, or claims nothing.
  * An enqueue-only node is up as long as its database answers. Then the queue's health, from the last
  * sample ({@link QueueHealthThresholds}): a queue waiting too long, or the xmin horizon held too long, takes
  * it to OUT_OF_SERVICE or DOWN as {@code jobqueue.health.*} says.
  */
-final class JobQueueHealthIndicator extends AbstractHealthIndicator {
+final class JobQueueHealthIndicator extends AbstractHealthIndicator implements AutoCloseable {
 
-	private static final int VALIDATION_TIMEOUT_SECONDS = 2;
-
-	private final DataSource dataSource;
+	private final DatabaseProbe database;
 
 	private final String vendor;
 
@@ -38,7 +37,7 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 	JobQueueHealthIndicator(DataSource dataSource, String vendor, ObjectProvider<JobRuntime> runtime,
 			QueueHealthThresholds thresholds) {
 		super("jobqueue health check failed");
-		this.dataSource = dataSource;
+		this.database = new DatabaseProbe(dataSource);
 		this.vendor = vendor;
 		this.runtime = runtime;
 		this.thresholds = thresholds;
@@ -47,12 +46,10 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) throws Exception {
 		builder.withDetail("database", vendor);
-		try (Connection connection = dataSource.getConnection()) {
-			if (!connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
-				builder.down().withDetail("reason", "the database did not answer within "
-						+ VALIDATION_TIMEOUT_SECONDS + " s");
-				return;
-			}
+		Optional<String> unanswered = database.problem();
+		if (unanswered.isPresent()) {
+			builder.down().withDetail("reason", unanswered.get());
+			return;
 		}
 		Status workers = workers(builder);
 		builder.status(QueueHealthThresholds.worse(workers, thresholds.check(builder)));
@@ -79,6 +76,12 @@ final class JobQueueHealthIndicator extends AbstractHealthIndicator {
 		}
 		builder.withDetail("overdue", describe(overdue));
 		return Status.DOWN;
+	}
+
+	/** Stops the database probe's thread with the application context. */
+	@Override
+	public void close() {
+		database.close();
 	}
 
 	private static Map<String, String> describe(List<RoleLiveness.Overdue> overdue) {
