@@ -24,6 +24,11 @@ public final class JobCounts {
 	 */
 	public static final int FINISHED_CAP = 10_000;
 
+	/** Whether {@code count} of {@code state} stopped at the cap, so that it means at least that many. */
+	public static boolean atLeast(JobState state, long count) {
+		return state.isFinished() && count >= FINISHED_CAP;
+	}
+
 	/**
 	 * Succeeded, cancelled and dead, each counted up to {@code :cap} per queue, from the index of finished rows
 	 * by {@code (queue, state, id)}. The queues are found by a loose index scan: one descent of the index per

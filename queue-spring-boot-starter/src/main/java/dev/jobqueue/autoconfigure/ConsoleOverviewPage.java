@@ -2,12 +2,16 @@ package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
 import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 
 /**
@@ -40,30 +44,45 @@ final class ConsoleOverviewPage {
 		}
 		page.raw("<th>Oldest ready</th></tr>");
 		Map<JobState, Long> totals = new EnumMap<>(JobState.class);
+		Set<JobState> capped = EnumSet.noneOf(JobState.class);
 		counts.forEach((name, byState) -> {
 			page.raw("<tr><th>").text(name).raw("</th>");
 			for (JobState state : JobState.values()) {
 				long count = byState.getOrDefault(state, 0L);
 				totals.merge(state, count, Long::sum);
+				if (JobCounts.atLeast(state, count)) {
+					capped.add(state);
+				}
 				page.raw("<td class=\"n\"><a href=\"")
 					.url(base + "/jobs?queue=" + ConsoleHtml.param(name) + "&state=" + state)
 					.raw("\">")
-					.text(count)
+					.text(count(count, JobCounts.atLeast(state, count)))
 					.raw("</a></td>");
 			}
 			oldestReady(page, name, byState.getOrDefault(JobState.ready, 0L));
 			page.raw("</tr>");
 		});
-		totals(page, totals);
+		totals(page, totals, capped);
+		if (!capped.isEmpty()) {
+			page.raw("<p>≥: finished jobs are counted up to ").text(count(JobCounts.FINISHED_CAP, false))
+				.raw(" per queue and state; there are at least that many.</p>");
+		}
 	}
 
-	private static void totals(ConsoleHtml page, Map<JobState, Long> totals) {
+	/** A total is at least its sum when one of its counts stopped at the cap. */
+	private static void totals(ConsoleHtml page, Map<JobState, Long> totals, Set<JobState> capped) {
 		page.raw("<tr><th>all</th>");
 		for (JobState state : JobState.values()) {
-			page.raw("<td class=\"n\" id=\"total-").text(state).raw("\">").text(totals.getOrDefault(state, 0L))
+			page.raw("<td class=\"n\" id=\"total-").text(state).raw("\">")
+				.text(count(totals.getOrDefault(state, 0L), capped.contains(state)))
 				.raw("</td>");
 		}
 		page.raw("<td></td></tr></table>");
+	}
+
+	/** {@code 42}, or {@code ≥ 10,000} for a count that stopped at the cap. */
+	static String count(long count, boolean atLeast) {
+		return atLeast ? String.format(Locale.ROOT, "≥ %,d", count) : String.valueOf(count);
 	}
 
 	/**

@@ -34,10 +34,24 @@ final class ConsoleThroughput {
 			page.raw("<tr><th>").text(queue).raw("</th>");
 			minutes.forEach(minute -> page.raw("<td class=\"n\">").text(counts(byMinute.get(minute))).raw("</td>"));
 			page.raw("<td class=\"n\" id=\"finished-").text(queue).raw("\">")
-				.text(counts(total(queue, byMinute.values())))
+				.text((shortened(rows) ? "≥ " : "") + counts(total(queue, byMinute.values())))
 				.raw("</td></tr>");
 		});
 		page.raw("</table>");
+		if (shortened(rows)) {
+			page.raw("<p id=\"finished-estimate\">Estimate: counted from the newest ")
+				.text(ConsoleOverviewPage.count(FinishedMinute.CAP, false))
+				.raw(" finished jobs, so the earliest minutes shown are counted short.</p>");
+		}
+	}
+
+	/** Whether the read stopped at its cap: then the oldest minutes hold only part of their jobs. */
+	private static boolean shortened(List<FinishedMinute> rows) {
+		long read = 0;
+		for (FinishedMinute row : rows) {
+			read += row.succeeded() + row.cancelled() + row.dead();
+		}
+		return read >= FinishedMinute.CAP;
 	}
 
 	/** The last minutes, oldest first, the current one last. */

@@ -26,6 +26,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.runtime.JobRuntime;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -86,9 +87,25 @@ public final class JobQueueEndpoint {
 	@ReadOperation
 	public Overview overview() {
 		JobRuntime workers = runtime.getIfAvailable();
+		Map<String, Map<JobState, Long>> queues = counts.get();
 		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null,
-				workers != null && workers.maintaining(), counts.get(),
+				workers != null && workers.maintaining(), queues, atLeast(queues),
 				queue.pausedQueues(), queue.pausedKinds(), schedules());
+	}
+
+	/** The counts that stopped at the cap, by queue. */
+	private static Map<String, List<JobState>> atLeast(Map<String, Map<JobState, Long>> queues) {
+		Map<String, List<JobState>> capped = new TreeMap<>();
+		queues.forEach((name, byState) -> {
+			List<JobState> states = byState.entrySet().stream()
+				.filter(count -> JobCounts.atLeast(count.getKey(), count.getValue()))
+				.map(Map.Entry::getKey)
+				.toList();
+			if (!states.isEmpty()) {
+				capped.put(name, states);
+			}
+		});
+		return capped;
 	}
 
 	/**
@@ -228,13 +245,15 @@ public final class JobQueueEndpoint {
 	 * @param worker the lease owner name of this node's workers, {@code null} on an enqueue-only node
 	 * @param maintainer whether this node runs the reaper, pruner and vacuum for every node (it holds the
 	 * maintenance lease)
-	 * @param queues job counts per queue and state, for the whole database
+	 * @param queues job counts per queue and state, for the whole database; a finished state's count stops at
+	 * {@link JobCounts#FINISHED_CAP}
+	 * @param atLeast by queue, the states whose count stopped at the cap: there are at least that many
 	 * @param pausedQueues the paused queues, each with when it was paused
 	 * @param pausedKinds the paused kinds, each with when it was paused
 	 * @param schedules every recurring job in the database, by name
 	 */
 	public record Overview(String database, String worker, boolean maintainer, Map<String, Map<JobState, Long>> queues,
-			Map<String, Instant> pausedQueues, Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
+			Map<String, List<JobState>> atLeast, Map<String, Instant> pausedQueues, Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
 	}
 
 	/**
