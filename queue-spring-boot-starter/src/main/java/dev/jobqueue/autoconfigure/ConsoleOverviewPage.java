@@ -16,7 +16,7 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * The console's first page: jobs per queue and state, each count a link to its jobs, how long each queue's oldest
- * due ready job has waited, the jobs finished in each of the last minutes, and the live nodes.
+ * due ready job has waited, the jobs finished in each of the last minutes, the table's health, and the live nodes.
  */
 final class ConsoleOverviewPage {
 
@@ -24,15 +24,19 @@ final class ConsoleOverviewPage {
 
 	private final JobStore store;
 
-	ConsoleOverviewPage(JobQueue queue, JobStore store) {
+	private final ConsoleTableHealth tableHealth;
+
+	ConsoleOverviewPage(JobQueue queue, JobStore store, ConsoleTableHealth tableHealth) {
 		this.queue = queue;
 		this.store = store;
+		this.tableHealth = tableHealth;
 	}
 
 	String render(ConsoleRequest request) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
 		counts(page, request.base(), queue.countByQueueAndState());
 		ConsoleThroughput.render(page, store.telemetry().finishedPerMinute(ConsoleThroughput.MINUTES), store.explain().now());
+		tableHealth.render(page, store.telemetry().tableHealth());
 		nodes(page);
 		return page.end();
 	}

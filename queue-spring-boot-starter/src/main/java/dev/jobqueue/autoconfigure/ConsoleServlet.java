@@ -35,10 +35,13 @@ final class ConsoleServlet extends HttpServlet {
 
 	private final boolean writesEnabled;
 
-	ConsoleServlet(JobQueue queue, JobStore store, boolean writesEnabled) {
+	private final ConsoleTableHealth tableHealth;
+
+	ConsoleServlet(JobQueue queue, JobStore store, boolean writesEnabled, ConsoleTableHealth tableHealth) {
 		this.queue = queue;
 		this.store = store;
 		this.writesEnabled = writesEnabled;
+		this.tableHealth = tableHealth;
 	}
 
 	@Override
@@ -48,7 +51,7 @@ final class ConsoleServlet extends HttpServlet {
 		Matcher job = JOB.matcher(path);
 		try {
 			if (path.equals("/")) {
-				send(response, 200, new ConsoleOverviewPage(queue, store).render(console));
+				send(response, 200, new ConsoleOverviewPage(queue, store, tableHealth).render(console));
 			}
 			else if (path.equals("/schedules")) {
 				send(response, 200, ConsoleSchedulesPage.render(console, store.schedules().schedules()));

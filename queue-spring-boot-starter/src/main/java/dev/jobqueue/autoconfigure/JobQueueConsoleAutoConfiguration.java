@@ -44,7 +44,9 @@ public final class JobQueueConsoleAutoConfiguration {
 					null);
 		}
 		ServletRegistrationBean<ConsoleServlet> registration = new ServletRegistrationBean<>(
-				new ConsoleServlet(queue, store, console.isWritesEnabled()), console.getPath() + "/*");
+				new ConsoleServlet(queue, store, console.isWritesEnabled(),
+						new ConsoleTableHealth(console.getXminHeldWarning(), console.getDeadRowsWarning())),
+				console.getPath() + "/*");
 		registration.setName("jobQueueConsole");
 		return registration;
 	}

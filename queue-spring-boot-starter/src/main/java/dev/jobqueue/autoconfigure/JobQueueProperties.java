@@ -167,6 +167,18 @@ public class JobQueueProperties implements Validator {
 		 */
 		private boolean allowUnsecuredWrites;
 
+		/**
+		 * PostgreSQL: the overview warns, with what to do, when a transaction has held back the xmin horizon longer
+		 * than this (no dead job row newer than it can be vacuumed); 0: never.
+		 */
+		private Duration xminHeldWarning = Duration.ofMinutes(5);
+
+		/**
+		 * PostgreSQL: the overview warns, with what to do, when the job table holds more dead row versions than this;
+		 * 0: never.
+		 */
+		private long deadRowsWarning = 1_000_000;
+
 		public boolean isEnabled() {
 			return enabled;
 		}
@@ -197,6 +209,22 @@ public class JobQueueProperties implements Validator {
 
 		public void setAllowUnsecuredWrites(boolean allowUnsecuredWrites) {
 			this.allowUnsecuredWrites = allowUnsecuredWrites;
+		}
+
+		public Duration getXminHeldWarning() {
+			return xminHeldWarning;
+		}
+
+		public void setXminHeldWarning(Duration xminHeldWarning) {
+			this.xminHeldWarning = xminHeldWarning;
+		}
+
+		public long getDeadRowsWarning() {
+			return deadRowsWarning;
+		}
+
+		public void setDeadRowsWarning(long deadRowsWarning) {
+			this.deadRowsWarning = deadRowsWarning;
 		}
 	}
 

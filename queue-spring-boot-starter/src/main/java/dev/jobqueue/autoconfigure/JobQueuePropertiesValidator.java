@@ -47,6 +47,14 @@ final class JobQueuePropertiesValidator {
 		properties.getConcurrencyKeyLimits().forEach((prefix, limit) -> validateKeyLimit(prefix, limit, errors));
 		properties.getSchedules().forEach((name, schedule) -> validateSchedule(name, schedule, errors));
 		validateConsolePath(properties.getConsole().getPath(), errors);
+		if (properties.getConsole().getXminHeldWarning() == null || properties.getConsole().getXminHeldWarning().isNegative()) {
+			reject(errors, "console.xminHeldWarning", "console.xmin-held-warning",
+					"must be 0 (never) or positive, was " + properties.getConsole().getXminHeldWarning());
+		}
+		if (properties.getConsole().getDeadRowsWarning() < 0) {
+			reject(errors, "console.deadRowsWarning", "console.dead-rows-warning",
+					"must be 0 (never) or positive, was " + properties.getConsole().getDeadRowsWarning());
+		}
 	}
 
 	/** The path becomes a servlet mapping ({@code path/*}): a pattern or a trailing slash would map elsewhere. */
