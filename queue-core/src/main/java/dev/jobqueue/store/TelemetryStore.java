@@ -35,6 +35,12 @@ public interface TelemetryStore {
 	Duration oldestReadyAge(String queue);
 
 	/**
+	 * The id of the job {@link #oldestReadyAge} measures: the ready job of {@code queue} due first, for the console to
+	 * link its wait to the job and its explanation; empty when the queue has no ready job. The same probes.
+	 */
+	Optional<Long> oldestReadyJob(String queue);
+
+	/**
 	 * The jobs that finished in each of the last {@code minutes} minutes (the current one included), per queue, by
 	 * queue then minute; minutes in which a queue finished nothing are left out. Reads the finished index newest
 	 * first, at most {@link FinishedMinute#CAP} rows, never the whole table.

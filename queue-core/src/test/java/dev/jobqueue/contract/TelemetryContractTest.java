@@ -61,6 +61,17 @@ public abstract class TelemetryContractTest {
 	}
 
 	@Test
+	void theJobWhoseWaitIsShownIsTheOneDueFirstWhateverItsPriorityAndNoneWithoutReadyJobs() {
+		assertThat(store.telemetry().oldestReadyJob("mail")).isEmpty();
+		long first = store.enqueues().enqueue(job("mail", 9, Duration.ZERO)).id();
+		database().testHooks().bringReadyForward(Duration.ofMinutes(30));
+		store.enqueues().enqueue(job("mail", 0, Duration.ZERO));
+		store.enqueues().enqueue(job("reports", 5, Duration.ZERO));
+
+		assertThat(store.telemetry().oldestReadyJob("mail")).contains(first);
+	}
+
+	@Test
 	void eachQueueHasItsOwnWait() {
 		store.enqueues().enqueue(job("mail", 5, Duration.ZERO));
 		database().testHooks().bringReadyForward(Duration.ofMinutes(10));

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.jobqueue.JobQueue;
@@ -63,7 +64,7 @@ final class ConsoleOverviewPage {
 					.text(count(count, JobCounts.atLeast(state, count)))
 					.raw("</a></td>");
 			}
-			oldestReady(page, name, byState.getOrDefault(JobState.ready, 0L));
+			oldestReady(page, base, name, byState.getOrDefault(JobState.ready, 0L));
 			page.raw("</tr>");
 		});
 		totals(page, totals, capped);
@@ -93,10 +94,18 @@ final class ConsoleOverviewPage {
 	 * The wait of the queue's oldest due ready job, the on-call's first signal: one probe of the ready index per
 	 * priority, asked only of a queue that holds ready jobs.
 	 */
-	private void oldestReady(ConsoleHtml page, String name, long ready) {
+	private void oldestReady(ConsoleHtml page, String base, String name, long ready) {
 		page.raw("<td class=\"n\" id=\"oldest-").text(name).raw("\">");
 		if (ready > 0) {
-			page.text(age(store.telemetry().oldestReadyAge(name)));
+			String wait = age(store.telemetry().oldestReadyAge(name));
+			Optional<Long> job = store.telemetry().oldestReadyJob(name);
+			if (job.isPresent()) {
+				// The job's page explains why it waits: a paused queue, a kind no node serves, its key's slots.
+				page.raw("<a href=\"").url(base + "/jobs/" + job.get()).raw("\">").text(wait).raw("</a>");
+			}
+			else {
+				page.text(wait);
+			}
 		}
 		page.raw("</td>");
 	}

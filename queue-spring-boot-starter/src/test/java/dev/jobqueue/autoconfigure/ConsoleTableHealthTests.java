@@ -38,7 +38,9 @@ class ConsoleTableHealthTests {
 					// The first read takes the snapshot; the transaction holds the horizon from then on.
 					statement.execute("SELECT count(*) FROM jobqueue_job");
 				}
-				app.getBean(JobQueue.class).enqueue("charge-card", new ConsoleApplications.Charge("4111"));
+				long waiting = app.getBean(JobQueue.class).enqueue("charge-card", new ConsoleApplications.Charge("4111"));
+				assertThat(overview(app)).as("the oldest ready job's wait links to its page and explanation")
+					.contains("id=\"oldest-default\"><a href=\"/jobqueue/jobs/" + waiting + "\">");
 
 				await().atMost(Duration.ofSeconds(20)).until(() -> overview(app).contains("id=\"xmin-warning\""));
 				assertThat(overview(app)).contains("over jobqueue.console.xmin-held-warning", "pg_stat_activity",

@@ -37,6 +37,20 @@ final class MysqlTelemetry implements TelemetryStore {
 			            UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)
 			           AS priorities) AS oldest""";
 
+	/** The job {@link #OLDEST_READY} measures, by the same probes: the earliest due of each priority's first. */
+	static final String OLDEST_READY_JOB = """
+			SELECT j.id
+			FROM (SELECT (SELECT id FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
+			              WHERE queue = :queue AND state = 'ready' AND priority = priorities.priority
+			              ORDER BY run_at
+			              LIMIT 1) AS id
+			      FROM (SELECT 0 AS priority UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4
+			            UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)
+			           AS priorities) AS oldest
+			JOIN jobqueue_job j ON j.id = oldest.id
+			ORDER BY j.run_at, j.id
+			LIMIT 1""";
+
 	/** The finished index walked backwards from now down to the first of the minutes asked for, at most the cap. */
 	static final String FINISHED_PER_MINUTE = """
 			SELECT queue, DATE_FORMAT(finished_at, '%Y-%m-%d %H:%i:00') AS minute,
@@ -58,6 +72,11 @@ final class MysqlTelemetry implements TelemetryStore {
 	@Override
 	public Duration oldestReadyAge(String queue) {
 		return Duration.ofNanos(jdbc.sql(OLDEST_READY).param("queue", queue).query(Long.class).single() * 1000);
+	}
+
+	@Override
+	public Optional<Long> oldestReadyJob(String queue) {
+		return jdbc.sql(OLDEST_READY_JOB).param("queue", queue).query(Long.class).optional();
 	}
 
 	@Override

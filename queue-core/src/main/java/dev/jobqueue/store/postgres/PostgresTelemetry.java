@@ -35,6 +35,19 @@ final class PostgresTelemetry implements TelemetryStore {
 			    LIMIT 1
 			) AS oldest""";
 
+	/** The job {@link #OLDEST_READY} measures, by the same probes: the earliest due of each priority's first. */
+	static final String OLDEST_READY_JOB = """
+			WITH priorities (priority) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))
+			SELECT oldest.id
+			FROM priorities CROSS JOIN LATERAL (
+			    SELECT id, run_at FROM jobqueue_job
+			    WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
+			    ORDER BY run_at
+			    LIMIT 1
+			) AS oldest
+			ORDER BY oldest.run_at, oldest.id
+			LIMIT 1""";
+
 	/**
 	 * A transaction holds the horizon back with its snapshot (backend_xmin, any REPEATABLE READ transaction
 	 * once it read, or a long statement) or with its own transaction id (one that wrote, idle since). Only
@@ -91,6 +104,11 @@ final class PostgresTelemetry implements TelemetryStore {
 	@Override
 	public Duration oldestReadyAge(String queue) {
 		return Duration.ofMillis(jdbc.sql(OLDEST_READY).param("queue", queue).query(Long.class).single());
+	}
+
+	@Override
+	public Optional<Long> oldestReadyJob(String queue) {
+		return jdbc.sql(OLDEST_READY_JOB).param("queue", queue).query(Long.class).optional();
 	}
 
 	@Override

@@ -64,6 +64,20 @@ final class SqliteTelemetry implements TelemetryStore {
 			                              LIMIT 1)), 0))
 			FROM priorities""";
 
+	/** The job {@link #OLDEST_READY} measures, by the same probes: the earliest due of each priority's first. */
+	static final String OLDEST_READY_JOB = """
+			WITH priorities (priority) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)),
+			oldest (id) AS (
+			    SELECT (SELECT id FROM jobqueue_job
+			            WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
+			            ORDER BY run_at
+			            LIMIT 1)
+			    FROM priorities
+			)
+			SELECT j.id FROM oldest JOIN jobqueue_job j ON j.id = oldest.id
+			ORDER BY j.run_at, j.id
+			LIMIT 1""";
+
 	/**
 	 * The finished index walked backwards from now down to the first of the minutes asked for, at most
 	 * {@link FinishedMinute#CAP} rows, as on PostgreSQL ({@code PostgresTelemetry}). INDEXED BY, as the pruner's:
@@ -104,6 +118,12 @@ final class SqliteTelemetry implements TelemetryStore {
 	public Duration oldestReadyAge(String queue) {
 		return Duration.ofMillis(statements.read("oldest ready",
 				() -> jdbc.sql(OLDEST_READY).param("queue", queue).query(Long.class).single()));
+	}
+
+	@Override
+	public Optional<Long> oldestReadyJob(String queue) {
+		return statements.read("oldest ready job",
+				() -> jdbc.sql(OLDEST_READY_JOB).param("queue", queue).query(Long.class).optional());
 	}
 
 	@Override

@@ -71,6 +71,14 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
+	/** The job the console links the wait to: the same probes, then its ten candidates by primary key. */
+	@Test
+	void theOldestReadyJobsIdIsReadFromTheReadyIndexOncePerPriority() {
+		assertThat(plan(SqliteTelemetry.OLDEST_READY_JOB, Map.of("queue", "default")))
+			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
 	/** The console's jobs finished per minute: the finished index, backwards from now, bounded by its LIMIT. */
 	@Test
 	void theFinishedJobsPerMinuteAreReadFromTheFinishedIndexFromNowBack() {
