@@ -74,6 +74,9 @@ final class Bench {
 		if (workload.equals("fairness")) {
 			new Fairness(report, options.floodJobs(), options.drainTimeout()).run(database);
 		}
+		if (workload.equals("rate-limits")) {
+			new RateLimits(report).run(database);
+		}
 		if (workload.equals("keyed-drain")) {
 			new KeyedDrain(report, options.jobs(), options.drainTimeout()).run(database);
 		}

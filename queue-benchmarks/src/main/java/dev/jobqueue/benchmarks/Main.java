@@ -16,7 +16,8 @@ import java.util.Arrays;
  * {@code bulk-variants}, {@code soak}, {@code lateness} (jobqueue's delayed jobs and retries on an idle node,
  * {@code --latency-jobs} of each), {@code await} (how soon jobqueue's await returns after a handler returned,
  * {@code --latency-jobs} jobs), {@code fairness} (a small tenant's wait behind a flood of {@code --flood-jobs}, with
- * and without concurrency keys), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
+ * and without concurrency keys), {@code rate-limits} (the sustained starts of a kind's rate limit against the limit,
+ * from a backlog), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
  * a plain one), {@code bloat} (the claim's index on a table of {@code --finished-jobs} finished jobs after
  * {@code --jobs} more ran, the table left as it is), {@code nodes} (1, 2 and 4 worker JVMs on a table of
  * {@code --finished-jobs} finished and {@code --parked-jobs} future jobs: drains of {@code --jobs} beside the raw

@@ -28,7 +28,7 @@ record Options(String workload, String database, String url, List<String> system
 		int parkedJobs, int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "await", "fairness", "keyed-drain", "bloat", "nodes", "console", "all");
+			"soak", "lateness", "await", "fairness", "rate-limits", "keyed-drain", "bloat", "nodes", "console", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite", "mysql");
 
@@ -38,6 +38,7 @@ record Options(String workload, String database, String url, List<String> system
 	 * SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
 	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "keyed-drain",
+			"rate-limits",
 			"all");
 
 	private static final Set<String> NAMES = Set.of("database", "url", "systems", "jobs", "drain-warm-up-jobs",

@@ -66,10 +66,12 @@ public final class JobDrainer {
 		// No poller sleeps here, so a retry due soon has no one to wake: the caller drains again.
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});
-		// Slots of concurrency keys are handed on by the sweep before each round, in the caller's transaction.
+		// Slots of concurrency keys, and a rate's starts, are handed on by the sweep before each round, in the
+		// caller's transaction.
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
 				failures, new CompletionBatcher(store.outcomes(), outcomes, liveness),
 				new StartConfirmations(store.claims(), owner), key -> {
+				}, job -> {
 				});
 	}
 

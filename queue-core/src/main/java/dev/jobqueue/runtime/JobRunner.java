@@ -53,16 +53,20 @@ final class JobRunner {
 
 	private final Consumer<String> slotFreed;
 
+	private final Consumer<ClaimedJob> started;
+
 	private final TraceContexts traces;
 
 	/**
 	 * @param starts confirms the starts of jobs that waited in line
 	 * @param slotFreed told the concurrency key of each job that finished (succeeded, dead, or cancelled and its handler exited)
+	 * @param started told each job whose handler starts
 	 * @param tracing opens each execution's span, in the trace stored with the job
 	 */
 	JobRunner(OutcomeStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, JobTracing tracing, TransactionOperations transactions, InFlightJobs inFlight,
-			Failures failures, CompletionBatcher completions, StartConfirmations starts, Consumer<String> slotFreed) {
+			Failures failures, CompletionBatcher completions, StartConfirmations starts, Consumer<String> slotFreed,
+			Consumer<ClaimedJob> started) {
 		this.store = store;
 		this.traces = new TraceContexts(tracing);
 		this.handlers = handlers;
@@ -75,6 +79,7 @@ final class JobRunner {
 		this.completions = completions;
 		this.starts = starts;
 		this.slotFreed = slotFreed;
+		this.started = started;
 		this.defaultTimeout = settings.defaultTimeout();
 	}
 
@@ -102,6 +107,7 @@ final class JobRunner {
 			notStarted(execution);
 			return;
 		}
+		started.accept(job);
 		// The claim's time is the database's; a job of a queue with a prefetch then waited in line here.
 		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()).plus(execution.sinceAccepted()));
 		long start = System.nanoTime();

@@ -114,7 +114,8 @@ public final class JobRuntime {
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, listener, tracing, transactions, inFlight,
-				failures, completions, new StartConfirmations(ownStore.claims(), owner), this::slotFreed);
+				failures, completions, new StartConfirmations(ownStore.claims(), owner), this::slotFreed,
+				new RateWindows(handlers, () -> promoter));
 		this.node = new NodeRegistry(ownStore.nodes(), owner, settings.queues(), handlers, settings.heartbeatInterval());
 		this.heartbeater = new Heartbeater(ownStore.claims(), inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);

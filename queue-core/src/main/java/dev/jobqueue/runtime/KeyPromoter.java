@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -48,6 +49,9 @@ public final class KeyPromoter implements AutoCloseable {
 	/** A sweep asked for before its timer: slots were freed where no key was known. */
 	private boolean sweepAsked;
 
+	/** Keys to promote later, by the {@link System#nanoTime()} they are due at: a rate's start leaving its window. */
+	private final TreeMap<Long, Set<String>> later = new TreeMap<>();
+
 	/**
 	 * @param wakeup told each queue a promotion made jobs ready in
 	 * @param sweepInterval how often to sweep, or {@code null} never to
@@ -83,6 +87,16 @@ public final class KeyPromoter implements AutoCloseable {
 		else {
 			request(wanted);
 		}
+	}
+
+	/**
+	 * Promotes {@code key} once {@code delay} has passed, on the promoter's thread: for a key with a rate, the moment
+	 * a start leaves the rate's window and frees a start for the key's next job, which no write announces.
+	 */
+	public synchronized void promoteIn(String key, Duration delay) {
+		later.computeIfAbsent(System.nanoTime() + delay.toNanos(), at -> new LinkedHashSet<>()).add(key);
+		notifyAll();
+		start();
 	}
 
 	/** Sweeps now rather than at the timer's next turn, on the promoter's thread, if this node maintains. */
@@ -156,7 +170,15 @@ public final class KeyPromoter implements AutoCloseable {
 	private synchronized Set<String> next(long sweepAt) throws InterruptedException {
 		long deadline = sweepInterval == null ? System.nanoTime() + Long.MAX_VALUE / 2 : sweepAt;
 		while (pending.isEmpty() && !closed && !sweepAsked) {
-			long left = deadline - System.nanoTime();
+			long now = System.nanoTime();
+			while (!later.isEmpty() && later.firstKey() - now <= 0) {
+				pending.addAll(later.pollFirstEntry().getValue());
+			}
+			if (!pending.isEmpty()) {
+				break;
+			}
+			long wake = later.isEmpty() || deadline - later.firstKey() < 0 ? deadline : later.firstKey();
+			long left = wake - now;
 			if (left <= 0) {
 				return Set.of();
 			}
