@@ -41,7 +41,8 @@ abstract class ClusterLimitedScheduleFaultTest extends FaultScenario {
 			assertThat(fires.skipped(Duration.ofSeconds(1))).isEmpty();
 			log.info("scenario 16 (a cluster-limited kind fed by a schedule on 3 nodes): {} fire times, {} executions "
 					+ "on {} of the 3 workers, none at once", fires.all().size(),
-					count("SELECT count(*) FROM fault_execution"), count("SELECT count(DISTINCT pid) FROM fault_execution"));
+					count("SELECT count(*) FROM fault_execution"),
+					count("SELECT count(DISTINCT pid) FROM fault_execution"));
 		}
 	}
 

@@ -42,7 +42,8 @@ abstract class OrderedGroupCancelAndKillFaultTest extends FaultScenario {
 		long cancelled = ids.get(CANCELLED);
 		// One thread per worker, so that every worker holds jobs: on MySQL, which has no notifications, the worker
 		// whose job freed a group's slot would otherwise claim the group's next job first, every time.
-		try (WorkerFleet fleet = fleet(name -> database.jdbcUrl(), Map.of("jobqueue.queues.default.concurrency", "1"))) {
+		Map<String, String> oneThread = Map.of("jobqueue.queues.default.concurrency", "1");
+		try (WorkerFleet fleet = fleet(name -> database.jdbcUrl(), oneThread)) {
 			List<WorkerJvm> workers = fleet.startAll("a", "b", "c");
 			long holder = awaitHandlerStarted(cancelled);
 			assertThat(queue.cancel(cancelled)).as("the cancel of running job " + cancelled).isTrue();
@@ -58,7 +59,9 @@ abstract class OrderedGroupCancelAndKillFaultTest extends FaultScenario {
 					WHERE old_state = 'running' AND new_state = 'ready' AND error LIKE 'lease expired on % at %'"""))
 				.as("executions cut by the kill, reaped and run again").isPositive();
 			assertThat(count("SELECT count(*) FROM fault_execution WHERE finished_at IS NULL"))
-				.as("unfinished executions, all the kill's").isPositive().isEqualTo(unfinishedExecutionsOn(victim.pid()));
+				.as("unfinished executions, all the kill's")
+				.isPositive()
+				.isEqualTo(unfinishedExecutionsOn(victim.pid()));
 			GroupExecutions groups = new GroupExecutions(database);
 			assertThat(groups.startedOutOfOrder()).isEmpty();
 			assertThat(groups.startedBeforeTheGroupsLastEnded(victim.pid())).isEmpty();
