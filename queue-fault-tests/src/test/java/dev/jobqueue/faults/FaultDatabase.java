@@ -56,7 +56,11 @@ interface FaultDatabase extends AutoCloseable {
 	/** Has the audit name {@code writer} for the rest of the current transaction. */
 	void nameWriter(String writer);
 
-	/** Empties the queue, the audit, the execution log and the effects. */
+	/**
+	 * Empties the queue, the schedules, the audit, the execution log and the effects. A schedule's row left by an
+	 * earlier run would be overdue at the next, and the first node to read it would report the fire times between
+	 * as missed.
+	 */
 	void reset();
 
 	@Override

@@ -161,6 +161,15 @@ abstract class FaultScenario {
 			.list();
 	}
 
+	/** Executions on {@code pid} that recorded a start in {@code fault_execution} and no end. */
+	long unfinishedExecutionsOn(long pid) {
+		return database.jdbc()
+			.sql("SELECT count(*) FROM fault_execution WHERE finished_at IS NULL AND pid = :pid")
+			.param("pid", pid)
+			.query(Long.class)
+			.single();
+	}
+
 	/**
 	 * SIGSTOP at a moment the worker holds no transaction or lock: frozen inside one, it would stop every
 	 * other process (SQLite's write lock, PostgreSQL's row locks), not just itself.

@@ -58,14 +58,22 @@ final class WorkerFleet implements AutoCloseable {
 	}
 
 	/** Starts a worker with {@code own} properties besides the fleet's, and returns at once. */
-	synchronized WorkerJvm start(String name, Map<String, String> own) throws IOException {
+	WorkerJvm start(String name, Map<String, String> own) throws IOException {
+		return start(name, own, Map.of());
+	}
+
+	/** Starts a worker as {@link #start(String, Map)} does, with {@code environment} added to its process's. */
+	synchronized WorkerJvm start(String name, Map<String, String> own, Map<String, String> environment)
+			throws IOException {
 		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-D" + Canary.MARK_PROPERTY + "=" + canaryMark, "-cp", System.getProperty("java.class.path"),
 				FaultWorkerApplication.class.getName(), "--spring.datasource.url=" + databases.jdbcUrl(name)));
 		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
 		own.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = logs.resolve(name + "-" + started.size() + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+		builder.environment().putAll(environment);
+		Process process = builder.start();
 		WorkerJvm worker = new WorkerJvm(name, process, log);
 		started.add(worker);
 		databases.started(name, process.pid());

@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
 
@@ -47,6 +50,15 @@ final class WorkerJvm {
 				return log().contains("fault worker " + pid() + " started");
 			});
 		return this;
+	}
+
+	/** What its clock read as it printed that it had started: this host's, unless a scenario skewed it. */
+	Instant clockAtStart() {
+		Matcher started = Pattern.compile("fault worker " + pid() + " started at (\\S+)").matcher(log());
+		if (!started.find()) {
+			throw new IllegalStateException("worker " + name + " has not started");
+		}
+		return Instant.parse(started.group(1));
 	}
 
 	/** SIGKILL: the process vanishes mid-work, no shutdown hook runs. */

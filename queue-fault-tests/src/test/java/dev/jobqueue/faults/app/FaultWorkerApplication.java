@@ -1,5 +1,6 @@
 package dev.jobqueue.faults.app;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -25,7 +26,8 @@ public class FaultWorkerApplication {
 		application.setDefaultProperties(Map.of("spring.datasource.hikari.data-source-properties.ApplicationName",
 				applicationName(ProcessHandle.current().pid())));
 		application.run(args);
-		System.out.println("fault worker " + ProcessHandle.current().pid() + " started");
+		// With the time this JVM's clock reads, which a scenario may have set off (SkewedClock).
+		System.out.println("fault worker " + ProcessHandle.current().pid() + " started at " + Instant.now());
 		// The queue's threads are daemons; this one keeps the JVM up until it is killed or told to stop
 		// (SIGTERM runs Spring's shutdown hook, which stops the workers gracefully).
 		new CountDownLatch(1).await();

@@ -41,10 +41,7 @@ class ProbeJobs {
 			throw new IllegalStateException(errorMessage(probe));
 		}
 		if (probe.record()) {
-			jdbc.sql("UPDATE fault_execution SET finished_at = :now WHERE id = :id")
-				.param("now", now())
-				.param("id", execution)
-				.update();
+			recordEnd(execution);
 		}
 	}
 
@@ -58,7 +55,7 @@ class ProbeJobs {
 	 * The execution's id comes back as a generated key, not by {@code RETURNING}: MySQL 8 has no
 	 * {@code INSERT … RETURNING}, and MySQL Connector/J refuses it even on MariaDB, which has.
 	 */
-	private long recordStart(JobContext context) {
+	long recordStart(JobContext context) {
 		KeyHolder id = new GeneratedKeyHolder();
 		jdbc.sql("""
 				INSERT INTO fault_execution (job_id, attempt, lease_token, pid, started_at)
@@ -70,6 +67,13 @@ class ProbeJobs {
 			.param("now", now())
 			.update(id, "id");
 		return id.getKey().longValue();
+	}
+
+	void recordEnd(long execution) {
+		jdbc.sql("UPDATE fault_execution SET finished_at = :now WHERE id = :id")
+			.param("now", now())
+			.param("id", execution)
+			.update();
 	}
 
 	/**

@@ -1,0 +1,10 @@
+package dev.jobqueue.faults;
+
+/** Scenario 17 on PostgreSQL. */
+class PostgresSkewedClocksScheduleFaultTest extends SkewedClocksScheduleFaultTest {
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
+}
