@@ -77,9 +77,14 @@ public interface ClaimStore {
 
 	/**
 	 * Extends the leases {@code owner} still holds, and nothing else: a job waiting in line stays unconfirmed.
-	 * Returns those held, the rest were lost.
+	 * Returns those extended. A store may pass over a row another of the queue's statements holds locked (the
+	 * completion or confirmation of the same job) rather than wait behind it, so a lease not returned was lost, or
+	 * is still held and extended at the next heartbeat: {@link #held} tells which.
 	 */
 	Set<Lease> heartbeat(String owner, Collection<Lease> leases, Duration lease);
+
+	/** Those of {@code leases} that {@code owner} still holds on running jobs, read without waiting for any lock. */
+	Set<Lease> held(String owner, Collection<Lease> leases);
 
 	/** Those of {@code leases} whose job was cancelled while that lease held it. */
 	Set<Lease> cancelled(Collection<Lease> leases);

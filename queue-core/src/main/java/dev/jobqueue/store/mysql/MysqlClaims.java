@@ -245,6 +245,23 @@ final class MysqlClaims implements ClaimStore {
 		return held;
 	}
 
+	/** Read only when a heartbeat did not extend some leases: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> held(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		Set<Lease> held = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job
+				WHERE id IN (:ids) AND state = 'running' AND lease_owner = :owner""")
+			.param("ids", leases.stream().map(Lease::jobId).toList())
+			.param("owner", owner)
+			.query(MysqlRows::lease)
+			.list());
+		held.retainAll(Set.copyOf(leases));
+		return held;
+	}
+
 	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */
 	@Override
 	public Set<Lease> cancelled(Collection<Lease> leases) {

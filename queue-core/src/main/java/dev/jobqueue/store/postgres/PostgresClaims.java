@@ -20,9 +20,9 @@ import dev.jobqueue.store.Lease;
  * look-up of cancelled leases. The outcomes that end an execution are {@link PostgresOutcomes}'; what this comment
  * says of lock order, asynchronous commits and batch look-ups holds for them too.
  *
- * <p>Lock order: the statements that wait for row locks on many rows (batched completion, heartbeat,
- * confirmations) lock them in id order first, so two of them over the same rows queue up instead of
- * deadlocking. The claim, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
+ * <p>Lock order: the statements that wait for row locks on many rows (batched completion, confirmations) lock
+ * them in id order first, so two of them over the same rows queue up instead of deadlocking. The claim, the
+ * heartbeat, the reaper and the pruner never wait (SKIP LOCKED); the other writes touch one row.
  *
  * <p>The claim, the confirmations and the batched completion commit asynchronously: {@code synchronous_commit}
  * is off for their own transaction only, set by a CTE {@code async_commit} that the statement joins so that
@@ -229,16 +229,16 @@ final class PostgresClaims implements ClaimStore {
 			return Set.of();
 		}
 		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
-		// Locked in id order first, like the batched completion of the same rows (see the class comment),
-		// and looked up like it (see the batch lookup there).
+		// Looked up like the batched completion (see the batch lookup in the class comment). A row locked by the
+		// job's own completion or confirmation is passed over: waiting behind one that a held xmin or a loaded
+		// server slows down let the heartbeat miss its turn and put every other lease at risk.
 		return new HashSet<>(jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
 				    FROM jobqueue_job j
 				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
 				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				    ORDER BY j.id
-				    FOR UPDATE OF j
+				    FOR UPDATE OF j SKIP LOCKED
 				)
 				UPDATE jobqueue_job j
 				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
@@ -252,6 +252,23 @@ final class PostgresClaims implements ClaimStore {
 			.param("owner", owner)
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
 			.list());
+	}
+
+	/** Read only when a heartbeat did not extend some leases: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> held(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		Set<Lease> held = new HashSet<>(jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job
+				WHERE id = ANY(CAST(:ids AS bigint[])) AND state = 'running' AND lease_owner = :owner""")
+			.param("ids", leases.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("owner", owner)
+			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
+			.list());
+		held.retainAll(Set.copyOf(leases));
+		return held;
 	}
 
 	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */

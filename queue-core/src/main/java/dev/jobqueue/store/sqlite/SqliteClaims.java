@@ -173,6 +173,23 @@ final class SqliteClaims implements ClaimStore {
 			.list()));
 	}
 
+	/** Read only when a heartbeat did not extend some leases: rare, and a few rows by primary key. */
+	@Override
+	public Set<Lease> held(String owner, Collection<Lease> leases) {
+		if (leases.isEmpty()) {
+			return Set.of();
+		}
+		Set<Lease> held = new HashSet<>(statements.read("held", () -> jdbc.sql("""
+				SELECT id, lease_token FROM jobqueue_job
+				WHERE id IN (SELECT value ->> 0 FROM json_each(:leases)) AND state = 'running' AND lease_owner = :owner""")
+			.param("leases", SqliteRows.leasesJson(leases))
+			.param("owner", owner)
+			.query(SqliteRows::lease)
+			.list()));
+		held.retainAll(Set.copyOf(leases));
+		return held;
+	}
+
 	/** Read only when a heartbeat or an outcome found leases lost: rare, and a few rows by primary key. */
 	@Override
 	public Set<Lease> cancelled(Collection<Lease> leases) {
