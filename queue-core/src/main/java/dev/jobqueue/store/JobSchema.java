@@ -40,6 +40,9 @@ public final class JobSchema {
 			// The application's schema may already hold its own tables; ours go beside them.
 			.baselineOnMigrate(true)
 			.baselineVersion("0")
+			// The SQLite migrations check their data with SELECTs that return no row; printed, their empty result
+			// tables look like failures at an application's first start.
+			.outputQueryResults(false)
 			// By default Flyway holds its PostgreSQL lock in a transaction of its own for the whole run, and a
 			// migration that builds an index CONCURRENTLY waits for every open transaction: for Flyway's, for ever.
 			// The session's advisory lock instead holds nothing a concurrent index build waits for.
