@@ -14,14 +14,15 @@ import dev.jobqueue.faults.app.FaultWorkerApplication;
 /**
  * Starts {@link FaultWorkerApplication} JVMs on the test classpath, each with its output in a file, and
  * kills whatever is left of them at the end. Timings are short so that faults play out in seconds: a 2 s
- * lease heartbeated every 500 ms, a reaper every 250 ms, fast retries. A test overrides any property.
+ * lease heartbeated every 500 ms, a reaper every 250 ms, fast retries, and no web server. A test overrides any
+ * property.
  */
 final class WorkerFleet implements AutoCloseable {
 
 	static final Map<String, String> FAST = Map.of("jobqueue.lease-duration", "2s",
 			"jobqueue.heartbeat-interval", "500ms", "jobqueue.reaper-interval", "250ms", "jobqueue.poll-interval",
 			"100ms", "jobqueue.retry.initial-backoff", "50ms", "jobqueue.retry.max-backoff", "200ms",
-			"jobqueue.retry.jitter", "0", "jobqueue.shutdown-timeout", "5s");
+			"jobqueue.retry.jitter", "0", "jobqueue.shutdown-timeout", "5s", "spring.main.web-application-type", "none");
 
 	/** What the queue logs of an outcome write that changed nothing because the lease was lost. */
 	private static final String FENCED = "its outcome was not written";
@@ -68,8 +69,10 @@ final class WorkerFleet implements AutoCloseable {
 		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-D" + Canary.MARK_PROPERTY + "=" + canaryMark, "-cp", System.getProperty("java.class.path"),
 				FaultWorkerApplication.class.getName(), "--spring.datasource.url=" + databases.jdbcUrl(name)));
-		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
-		own.forEach((key, value) -> command.add("--" + key + "=" + value));
+		// One argument per property, the worker's own over the fleet's: Spring joins repeated arguments with commas.
+		Map<String, String> merged = new LinkedHashMap<>(properties);
+		merged.putAll(own);
+		merged.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = logs.resolve(name + "-" + started.size() + ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
 		builder.environment().putAll(environment);
