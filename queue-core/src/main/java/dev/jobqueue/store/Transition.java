@@ -294,6 +294,14 @@ public enum Transition {
 					+ " IS NOT NULL)";
 		}
 
+		/**
+		 * The rows a heartbeat extends the lease of (with its fence, the worker and its token): running, or cancelled
+		 * while its handler still runs ({@link #cancelledWithLease}), which keeps its key's slot until it exits.
+		 */
+		public String leaseKept(String alias) {
+			return "(" + column(alias, "state") + " = 'running' OR " + cancelledWithLease(alias) + ")";
+		}
+
 		/** {@link #holdsSlot} of the row's {@code state} column. */
 		public String holdsSlot(String alias) {
 			return holdsSlot(alias, "state");

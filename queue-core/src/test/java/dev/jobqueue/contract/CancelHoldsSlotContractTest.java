@@ -88,6 +88,37 @@ public abstract class CancelHoldsSlotContractTest {
 			.isPositive();
 	}
 
+	@Test
+	void aCancelledHandlerThatRunsPastItsLeaseKeepsTheSlotWhileItsNodeHeartbeats() throws InterruptedException {
+		Duration lease = Duration.ofSeconds(1);
+		CountDownLatch firstStarted = new CountDownLatch(1);
+		handle((greeting, context) -> {
+			if (greeting.count() == 1) {
+				firstStarted.countDown();
+				runIgnoringInterrupts(lease.multipliedBy(4));
+				firstEnded.set(System.nanoTime());
+			}
+			else {
+				secondStarted.set(System.nanoTime());
+			}
+			return null;
+		});
+		EnqueueOptions ordered = EnqueueOptions.defaults().concurrencyKey("account-8");
+		long first = fixture.queue().enqueue("ordered", new Greeting("first", 1), ordered);
+		long second = fixture.queue().enqueue("ordered", new Greeting("second", 2), ordered);
+		fixture.startRuntime(SETTINGS.toBuilder().lease(lease).queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 2)).build(),
+				new CountingListener());
+		assertThat(firstStarted.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+		assertThat(fixture.queue().cancel(first)).isTrue();
+
+		await().atMost(WAIT).until(() -> firstEnded.get() != 0 && fixture.state(second) == JobState.succeeded);
+		long overlapMillis = Duration.ofNanos(firstEnded.get() - secondStarted.get()).toMillis();
+		assertThat(secondStarted.get() - firstEnded.get())
+			.as("the second job started %d ms before the cancelled handler exited", overlapMillis)
+			.isPositive();
+	}
+
 	@SuppressWarnings("unchecked")
 	private void handle(JobHandlerFunction<Greeting> function) {
 		fixture.handle(new JobHandlerDefinition("ordered", RuntimeSettings.DEFAULT_QUEUE, Greeting.class,

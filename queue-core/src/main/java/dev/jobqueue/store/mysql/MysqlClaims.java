@@ -1,5 +1,7 @@
 package dev.jobqueue.store.mysql;
 
+import static dev.jobqueue.store.mysql.MysqlDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -211,8 +214,8 @@ final class MysqlClaims implements ClaimStore {
 			return Set.of();
 		}
 		return transactions.run(() -> {
-			Set<Lease> held = lockRunning(leases, owner);
-			SqlParameterSource[] batch = held.stream()
+			Map<Lease, String> held = lockKept(leases, owner);
+			SqlParameterSource[] batch = held.keySet().stream()
 				.sorted(Comparator.comparingLong(Lease::jobId))
 				.map(kept -> new MapSqlParameterSource().addValue("leaseMicros", MysqlValues.micros(lease))
 					.addValue("owner", owner)
@@ -222,27 +225,34 @@ final class MysqlClaims implements ClaimStore {
 			named.batchUpdate("""
 					UPDATE jobqueue_job FORCE INDEX (PRIMARY)
 					SET lease_expires_at = UTC_TIMESTAMP(6) + INTERVAL :leaseMicros MICROSECOND
-					WHERE id = :id AND lease_token = :token AND state = 'running' AND lease_owner = :owner""", batch);
-			return held;
+					WHERE id = :id AND lease_token = :token AND %s AND lease_owner = :owner""".formatted(
+					TRANSITIONS.leaseKept("")), batch);
+			// A cancelled job's lease is extended too, but not returned: the heartbeat learns of the cancel from it.
+			return held.entrySet().stream()
+				.filter(kept -> "running".equals(kept.getValue()))
+				.map(Map.Entry::getKey)
+				.collect(Collectors.toSet());
 		});
 	}
 
 	/**
-	 * Those of {@code leases} whose job is still running under them and held by {@code owner}, locked in id order
-	 * until the caller's transaction ends.
+	 * Those of {@code leases} whose job still keeps them ({@link dev.jobqueue.store.Transition.Sql#leaseKept}) for
+	 * {@code owner}, with their state, locked in id order until the caller's transaction ends.
 	 */
-	private Set<Lease> lockRunning(Collection<Lease> leases, String owner) {
-		Set<Lease> held = new HashSet<>(jdbc.sql("""
-				SELECT id, lease_token FROM jobqueue_job FORCE INDEX (PRIMARY)
-				WHERE id IN (:ids) AND state = 'running' AND lease_owner = :owner
+	private Map<Lease, String> lockKept(Collection<Lease> leases, String owner) {
+		Set<Lease> asked = Set.copyOf(leases);
+		return jdbc.sql("""
+				SELECT id, lease_token, state FROM jobqueue_job FORCE INDEX (PRIMARY)
+				WHERE id IN (:ids) AND %s AND lease_owner = :owner
 				ORDER BY id
-				FOR UPDATE""")
+				FOR UPDATE""".formatted(TRANSITIONS.leaseKept("")))
 			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
 			.param("owner", owner)
-			.query(MysqlRows::lease)
-			.list());
-		held.retainAll(Set.copyOf(leases));
-		return held;
+			.query((rs, n) -> Map.entry(MysqlRows.lease(rs, n), rs.getString("state")))
+			.list()
+			.stream()
+			.filter(kept -> asked.contains(kept.getKey()))
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
 	}
 
 	/** Read only when a heartbeat did not extend some leases: rare, and a few rows by primary key. */

@@ -1,5 +1,7 @@
 package dev.jobqueue.store.postgres;
 
+import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -231,21 +233,24 @@ final class PostgresClaims implements ClaimStore {
 		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
 		// Looked up like the batched completion (see the batch lookup in the class comment). A row locked by the
 		// job's own completion or confirmation is passed over: waiting behind one that a held xmin or a loaded
-		// server slows down let the heartbeat miss its turn and put every other lease at risk.
+		// server slows down let the heartbeat miss its turn and put every other lease at risk. A cancelled job's
+		// lease is extended too, but not returned: the heartbeat learns of the cancel from it.
 		return new HashSet<>(jdbc.sql("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
 				    FROM jobqueue_job j
-				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND %1$s AND j.lease_owner = :owner
 				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
 				    FOR UPDATE OF j SKIP LOCKED
+				), renewed AS (
+				    UPDATE jobqueue_job j
+				    SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
+				    FROM locked
+				    WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND %1$s
+				      AND j.lease_owner = :owner
+				    RETURNING j.id, j.lease_token, j.state
 				)
-				UPDATE jobqueue_job j
-				SET lease_expires_at = now() + :leaseMillis * interval '1 millisecond'
-				FROM locked
-				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
-				  AND j.lease_owner = :owner
-				RETURNING j.id, j.lease_token""")
+				SELECT id, lease_token FROM renewed WHERE state = 'running'""".formatted(TRANSITIONS.leaseKept("j")))
 			.param("leaseMillis", lease.toMillis())
 			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))

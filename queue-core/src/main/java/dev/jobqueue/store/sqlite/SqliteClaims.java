@@ -1,5 +1,7 @@
 package dev.jobqueue.store.sqlite;
 
+import static dev.jobqueue.store.sqlite.SqliteDialect.TRANSITIONS;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -159,18 +161,23 @@ final class SqliteClaims implements ClaimStore {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
+		// A cancelled job's lease is extended too, but not returned: the heartbeat learns of the cancel from it.
 		return new HashSet<>(statements.write("heartbeat", () -> jdbc.sql("""
 				UPDATE jobqueue_job
 				SET lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis
 				FROM json_each(:leases) AS held
 				WHERE jobqueue_job.id = held.value ->> 0 AND jobqueue_job.lease_token = held.value ->> 1
-				  AND jobqueue_job.state = 'running' AND jobqueue_job.lease_owner = :owner
-				RETURNING id, lease_token""")
+				  AND %s AND jobqueue_job.lease_owner = :owner
+				RETURNING id, lease_token, state""".formatted(TRANSITIONS.leaseKept("jobqueue_job")))
 			.param("leaseMillis", lease.toMillis())
 			.param("leases", SqliteRows.leasesJson(leases))
 			.param("owner", owner)
-			.query(SqliteRows::lease)
-			.list()));
+			.query((rs, n) -> Map.entry(SqliteRows.lease(rs, n), rs.getString("state")))
+			.list()
+			.stream()
+			.filter(renewed -> "running".equals(renewed.getValue()))
+			.map(Map.Entry::getKey)
+			.toList()));
 	}
 
 	/** Read only when a heartbeat did not extend some leases: rare, and a few rows by primary key. */
