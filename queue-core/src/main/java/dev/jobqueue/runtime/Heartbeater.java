@@ -58,14 +58,14 @@ final class Heartbeater {
 		}
 		// Sent now, so granted until at least now + lease: the watchdog's local fence counts from here.
 		long sentAt = System.nanoTime();
-		Set<Lease> held = store.heartbeat(owner, leases, lease);
-		List<Lease> notRenewed = leases.stream().filter(lease -> !held.contains(lease)).toList();
+		Set<Lease> renewed = store.heartbeat(owner, leases, lease);
+		List<Lease> notRenewed = leases.stream().filter(lease -> !renewed.contains(lease)).toList();
 		// Asked only when some lease was not renewed, which is rare: a cancel, a lease taken over, or a row the
 		// heartbeat passed over because the job's completion held it locked (still held: left to the next pass).
 		Set<Lease> stillHeld = notRenewed.isEmpty() ? Set.of() : store.held(owner, notRenewed);
 		List<Lease> notHeld = notRenewed.stream().filter(lease -> !stillHeld.contains(lease)).toList();
 		Set<Lease> cancelled = notHeld.isEmpty() ? Set.of() : store.cancelled(notHeld);
-		for (Lease lease : held) {
+		for (Lease lease : renewed) {
 			Execution execution = inFlight.get(lease);
 			if (execution != null) {
 				execution.leaseRenewed(sentAt);
@@ -77,7 +77,7 @@ final class Heartbeater {
 				lost++;
 			}
 		}
-		confirmStarted(held);
+		confirmStarted(renewed);
 		return lost;
 	}
 

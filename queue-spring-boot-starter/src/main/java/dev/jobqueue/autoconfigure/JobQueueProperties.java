@@ -80,7 +80,8 @@ public class JobQueueProperties implements Validator {
 
 	/**
 	 * The longest an idle poller sleeps when nothing wakes it. It sleeps less when a job it could take (a delayed
-	 * job, a retry) is due sooner.
+	 * job, a retry) is due sooner; a job another node enqueues with a shorter delay may start up to this interval
+	 * minus that delay late.
 	 */
 	private Duration pollInterval = Duration.ofSeconds(1);
 

@@ -71,7 +71,7 @@ final class MicrometerJobListener implements JobListener {
 	@Override
 	public void onFinished(JobContext job, Outcome outcome, Duration execution) {
 		Counter.builder("jobqueue.jobs.completed")
-			.description("Executions finished by this node, by outcome (succeeded, retried, dead, lease_lost)")
+			.description("Executions finished by this node, by outcome (succeeded, retried, dead, lease_lost, released, snoozed, cancelled)")
 			.tags("queue", job.queue(), "kind", job.kind(), "outcome", outcome.tag())
 			.register(registry)
 			.increment();
