@@ -77,6 +77,9 @@ final class Bench {
 		if (workload.equals("rate-limits")) {
 			new RateLimits(report).run(database);
 		}
+		if (workload.equals("key-sweep")) {
+			new KeySweep(report, options.jobs()).run(database);
+		}
 		if (workload.equals("keyed-drain")) {
 			new KeyedDrain(report, options.jobs(), options.drainTimeout()).run(database);
 		}

@@ -55,6 +55,7 @@ class BenchmarkSmokeTest {
 		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
 			run(database, "fairness", "jobqueue", out, "--flood-jobs", "500");
 			run(database, "keyed-drain", "jobqueue", out);
+			run(database, "key-sweep", "jobqueue", out, "--jobs", "2500");
 		}
 
 		List<String[]> figures = Files.readAllLines(out).stream().map(line -> line.split("\t")).toList();
@@ -69,6 +70,9 @@ class BenchmarkSmokeTest {
 		assertThat(figures).filteredOn(f -> f[0].equals("keyed-drain"))
 			.extracting(f -> f[2])
 			.containsExactly("plain jobs/s", "keyed jobs/s", "keyed % of plain");
+		assertThat(figures).filteredOn(f -> f[0].equals("key-sweep"))
+			.extracting(f -> f[2])
+			.containsExactly("stretch ms", "whole walk ms");
 		assertThat(figures).allSatisfy(f -> assertThat(Double.parseDouble(f[3])).isPositive());
 	}
 

@@ -87,7 +87,7 @@ public final class JobDrainer {
 		boolean progress = true;
 		while (progress && ran.size() < limit) {
 			progress = false;
-			store.promotions().promoteWaiting(KeyPromoter.SWEEP_KEYS);
+			KeyPromoter.sweepAll(store.promotions());
 			for (String queue : queuesWithReadyJobs()) {
 				while (ran.size() < limit && runOne(queue, ran)) {
 					progress = true;

@@ -65,7 +65,7 @@ final class KeyExplainer {
 
 	private static JobExplanation awaitingPromotion(Job job, long waitingBefore) {
 		return new JobExplanation(job.id(), Reason.AWAITING_PROMOTION, ("Job %d waits for concurrency key '%s', which has "
-				+ "a free slot: the key's next promotion, within a poll interval, hands its free slots to its waiting "
+				+ "a free slot: the key's next promotion hands its free slots to its waiting "
 				+ "jobs in enqueue order.%s").formatted(job.id(), job.concurrencyKey(), waitingBefore(waitingBefore)));
 	}
 

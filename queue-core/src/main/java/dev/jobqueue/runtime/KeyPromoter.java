@@ -20,16 +20,18 @@ import dev.jobqueue.store.PromotionStore;
  * a blocked job have committed, on a thread of its own: a promotion is a transaction of its own, which the
  * caller's thread could not open while its own transaction still holds its connection (a pool of one would
  * wait for ever), and the caller need not wait for it. Keys asked for while a promotion runs go into the next
- * one together. With a sweep interval it also sweeps ({@link PromotionStore#promoteWaiting}) every sweep interval, on a
- * timer of its own, for slots no promotion followed, while it is the node that maintains: one node's sweep serves
- * the cluster; the reaper and the pruner, which free slots without knowing their keys, ask for one at once
- * ({@link #sweepSoon}). A failed promotion is logged; the sweep of the maintaining node takes it up.
+ * one together. With a sweep interval it also sweeps for slots no promotion followed, while it is the node that
+ * maintains (one node's sweep serves the cluster): every sweep interval, on a timer of its own, the next stretch of
+ * {@link #SWEEP_KEYS} waiting keys ({@link PromotionStore#promoteWaiting}), taking up where the last stretch ended,
+ * so that a turn costs the same at any number of keys; and a whole walk, stretch after stretch, when the reaper or
+ * the pruner, which free slots without knowing their keys, ask for one ({@link #sweepSoon}). A failed promotion is
+ * logged; the sweep of the maintaining node takes it up.
  */
 public final class KeyPromoter implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(KeyPromoter.class);
 
-	/** How many keys one sweep promotes at most. */
+	/** How many waiting keys one stretch of the sweep examines. */
 	static final int SWEEP_KEYS = 1000;
 
 	private final PromotionStore store;
@@ -46,8 +48,11 @@ public final class KeyPromoter implements AutoCloseable {
 
 	private boolean closed;
 
-	/** A sweep asked for before its timer: slots were freed where no key was known. */
+	/** A whole walk asked for before the timer's turn: slots were freed where no key was known. */
 	private boolean sweepAsked;
+
+	/** The last key the sweep's last stretch examined, where its next starts; {@code ""} for the first key. */
+	private String sweptUpTo = "";
 
 	/** Keys to promote later, by the {@link System#nanoTime()} they are due at: a rate's start leaving its window. */
 	private final TreeMap<Long, Set<String>> later = new TreeMap<>();
@@ -99,13 +104,13 @@ public final class KeyPromoter implements AutoCloseable {
 		start();
 	}
 
-	/** Sweeps now rather than at the timer's next turn, on the promoter's thread, if this node maintains. */
+	/** Walks every waiting key now rather than a stretch at the timer's turn, on the promoter's thread, if this node maintains. */
 	public synchronized void sweepSoon() {
 		sweepAsked = true;
 		notifyAll();
 	}
 
-	/** Starts the thread, which sweeps at once and then every sweep interval, while maintaining. */
+	/** Starts the thread, which sweeps a stretch at once and then every sweep interval, while maintaining. */
 	public synchronized void start() {
 		if (thread == null && !closed) {
 			thread = new NamedThreads("jobqueue-key-promoter").newThread(this::loop);
@@ -113,11 +118,21 @@ public final class KeyPromoter implements AutoCloseable {
 		}
 	}
 
-	/** One sweep, on the caller's thread and in its transaction; returns the queues it woke. */
-	public Set<String> sweep() {
-		Set<String> queues = store.promoteWaiting(SWEEP_KEYS);
-		queues.forEach(wakeup);
-		return queues;
+	/** A walk over every waiting key, stretch after stretch, on the caller's thread and in its transaction. */
+	static void sweepAll(PromotionStore store) {
+		String after = "";
+		do {
+			after = store.promoteWaiting(after, SWEEP_KEYS).lastKey();
+		}
+		while (after != null);
+	}
+
+	/** The sweep's next stretch, from where the last ended; returns whether it reached the last waiting key. */
+	private boolean sweepStretch() {
+		PromotionStore.Stretch stretch = store.promoteWaiting(sweptUpTo, SWEEP_KEYS);
+		stretch.queues().forEach(wakeup);
+		sweptUpTo = stretch.lastKey() == null ? "" : stretch.lastKey();
+		return stretch.lastKey() == null;
 	}
 
 	private synchronized void request(Set<String> keys) {
@@ -126,17 +141,28 @@ public final class KeyPromoter implements AutoCloseable {
 		start();
 	}
 
+	/**
+	 * A whole walk, once asked for, takes a stretch per turn of the loop with no wait between, so that the promotions
+	 * asked for meanwhile are served between its stretches.
+	 */
 	private void loop() {
 		long nextSweep = System.nanoTime();
+		boolean walking = false;
 		while (true) {
 			try {
-				if (sweepInterval != null && (System.nanoTime() - nextSweep >= 0 || takeSweepAsked())) {
-					nextSweep = System.nanoTime() + sweepInterval.toNanos();
-					if (maintaining.getAsBoolean()) {
-						sweep();
-					}
+				if (sweepInterval != null && takeSweepAsked()) {
+					walking = true;
+					sweptUpTo = "";
 				}
-				Set<String> keys = next(nextSweep);
+				boolean due = sweepInterval != null && System.nanoTime() - nextSweep >= 0;
+				if (due) {
+					nextSweep = System.nanoTime() + sweepInterval.toNanos();
+				}
+				if (walking || due) {
+					boolean reachedEnd = !maintaining.getAsBoolean() || sweepStretch();
+					walking = walking && !reachedEnd;
+				}
+				Set<String> keys = next(walking ? System.nanoTime() : nextSweep);
 				if (keys == null) {
 					return;
 				}
@@ -150,6 +176,7 @@ public final class KeyPromoter implements AutoCloseable {
 			}
 			catch (RuntimeException ex) {
 				// The next try waits for the sweep's timer: a database that refused this will likely refuse it again.
+				walking = false;
 				log.warn("Could not hand on the slots of concurrency keys; the next sweep will", ex);
 			}
 		}
@@ -164,8 +191,8 @@ public final class KeyPromoter implements AutoCloseable {
 	/**
 	 * The keys asked for since the last promotion; empty once the sweep is due or asked for first; null once closed.
 	 * The sweep keeps its own timer, however many promotions are asked for meanwhile: the slots it finds (freed by a
-	 * node that stopped before it promoted, a promotion that failed) wait no longer than a sweep interval under any
-	 * load, and those a reap or a prune frees no longer than that pass.
+	 * node that stopped before it promoted, a promotion that failed) wait no longer than a walk of stretches, one
+	 * per sweep interval, under any load, and those a reap or a prune frees no longer than one whole walk.
 	 */
 	private synchronized Set<String> next(long sweepAt) throws InterruptedException {
 		long deadline = sweepInterval == null ? System.nanoTime() + Long.MAX_VALUE / 2 : sweepAt;

@@ -202,7 +202,7 @@ public abstract class ExplainContractTest {
 		long id = enqueueKeyed(new KeySlot("account-2", 1, false));
 
 		assertExplained(queue.explain(id), Reason.AWAITING_PROMOTION, "Job " + id + " waits for concurrency key 'account-2', "
-				+ "which has a free slot: the key's next promotion, within a poll interval, hands its free slots to its "
+				+ "which has a free slot: the key's next promotion hands its free slots to its "
 				+ "waiting jobs in enqueue order.");
 	}
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -18,6 +19,7 @@ import dev.jobqueue.JobState;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.PromotionStore;
 import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
@@ -87,5 +89,36 @@ public abstract class FreedSlotContractTest {
 
 		assertThat(handedOnAfter).isLessThan(HANDED_ON_WITHIN);
 		assertThat(fixture.state(next)).isEqualTo(JobState.ready);
+	}
+
+	/**
+	 * The sweep examines waiting keys a bounded stretch at a time, in key order, each stretch taking up after the
+	 * last key of the one before, so that a sweep's turn costs the same at any number of keys; a slot freed with no
+	 * promotion after it (here the holder's row deleted by hand) is found in the stretch its key falls in.
+	 */
+	@Test
+	void theSweepWalksTheWaitingKeysInStretchesAndFindsAFreeSlotInTheStretchOfItsKey() {
+		List<String> keys = IntStream.range(0, 25).mapToObj(i -> String.format("key-%02d", i)).toList();
+		fixture.queue().enqueueAll(keys.stream()
+			.flatMap(key -> IntStream.range(0, 2)
+				.mapToObj(i -> new NewJobRequest("greet", new Greeting(key, i),
+						EnqueueOptions.defaults().queue(ELSEWHERE).concurrencyKey(key))))
+			.toList());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> fixture.counts().get(ELSEWHERE).getOrDefault(JobState.ready, 0L) == keys.size());
+		long holder = fixture.jdbc()
+			.sql("SELECT id FROM jobqueue_job WHERE concurrency_key = 'key-21' AND state = 'ready'")
+			.query(Long.class)
+			.single();
+		fixture.jdbc().sql("DELETE FROM jobqueue_job WHERE id = :id").param("id", holder).update();
+
+		PromotionStore.Stretch first = fixture.store().promotions().promoteWaiting("", 10);
+		PromotionStore.Stretch second = fixture.store().promotions().promoteWaiting(first.lastKey(), 10);
+		assertThat(List.of(first, second)).as("the stretches before key-21's")
+			.containsExactly(new PromotionStore.Stretch(Set.of(), "key-09"), new PromotionStore.Stretch(Set.of(), "key-19"));
+		PromotionStore.Stretch third = fixture.store().promotions().promoteWaiting(second.lastKey(), 10);
+		assertThat(third).isEqualTo(new PromotionStore.Stretch(Set.of(ELSEWHERE), null));
+		assertThat(fixture.counts().get(ELSEWHERE).get(JobState.ready)).isEqualTo(keys.size());
+		assertThat(fixture.counts().get(ELSEWHERE).get(JobState.blocked)).isEqualTo(keys.size() - 1);
 	}
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,9 +42,9 @@ class KeyPromoterTest {
 			}
 
 			@Override
-			public Set<String> promoteWaiting(int maxKeys) {
+			public Stretch promoteWaiting(String after, int maxKeys) {
 				sweeps.incrementAndGet();
-				return Set.of();
+				return new Stretch(Set.of(), null);
 			}
 		};
 	}
@@ -90,5 +91,63 @@ class KeyPromoterTest {
 			maintaining.set(true);
 			await().atMost(Duration.ofSeconds(10)).until(() -> sweeps.get() > 0);
 		}
+	}
+
+	/**
+	 * Stretches over {@code keys} waiting keys, none free, each recording where it started; promotions record how
+	 * many stretches had started when they ran.
+	 */
+	private static PromotionStore stretches(int keys, List<String> starts, List<Integer> promotedAfter) {
+		return new PromotionStore() {
+			@Override
+			public Set<String> promote(Collection<String> promoted) {
+				promotedAfter.add(starts.size());
+				return Set.of();
+			}
+
+			@Override
+			public synchronized Stretch promoteWaiting(String after, int maxKeys) {
+				starts.add(after);
+				int first = after.isEmpty() ? 0 : Integer.parseInt(after.substring(1)) + 1;
+				int last = Math.min(keys, first + maxKeys) - 1;
+				return new Stretch(Set.of(), last == keys - 1 ? null : String.format("k%06d", last));
+			}
+		};
+	}
+
+	@Test
+	void eachTurnOfTheTimerTakesTheNextStretchAndTheWalkStartsAgainAfterTheLastKey() throws InterruptedException {
+		List<String> starts = new CopyOnWriteArrayList<>();
+		int keys = 2 * KeyPromoter.SWEEP_KEYS + 1;
+		try (KeyPromoter promoter = new KeyPromoter(stretches(keys, starts, new CopyOnWriteArrayList<>()), queue -> {
+		}, Duration.ofMillis(100), () -> true)) {
+			promoter.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() >= 4);
+		}
+		assertThat(starts.subList(0, 4)).containsExactly("", "k000999", "k001999", "");
+	}
+
+	@Test
+	void aWalkAskedForTakesEveryStretchAtOnceAndServesPromotionsBetweenThem() throws InterruptedException {
+		List<String> starts = new CopyOnWriteArrayList<>();
+		List<Integer> promotedAfter = new CopyOnWriteArrayList<>();
+		int keys = 50 * KeyPromoter.SWEEP_KEYS;
+		try (KeyPromoter promoter = new KeyPromoter(stretches(keys, starts, promotedAfter), queue -> {
+		}, Duration.ofHours(1), () -> true)) {
+			promoter.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() == 1);
+			promoter.sweepSoon();
+			long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (starts.size() < 51 && System.nanoTime() < end) {
+				promoter.promoteAfterCommit(List.of("busy-key"));
+				Thread.sleep(1);
+			}
+		}
+		assertThat(starts).as("one stretch at start, then a whole walk of 50 long before the timer's next turn")
+			.hasSize(51)
+			.containsOnlyOnce("k000999");
+		assertThat(starts.get(1)).isEmpty();
+		assertThat(promotedAfter).as("promotions run while the walk was under way")
+			.anyMatch(started -> started > 2 && started < 51);
 	}
 }

@@ -94,24 +94,29 @@ final class MysqlPromotions implements PromotionStore {
 	}
 
 	/**
-	 * The keys with blocked jobs and, by a first count that takes no lock, a free slot; each then promoted as
-	 * {@link #promote} does, counting again under the key's lock. A sweep over a thousand busy keys locks nothing.
+	 * The next keys with blocked jobs, in key order, and, by a first count that takes no lock, whether each has a
+	 * free slot; those that have are then promoted as {@link #promote} does, counting again under the key's lock. A
+	 * stretch over busy keys locks nothing.
 	 */
 	@Override
-	public Set<String> promoteWaiting(int maxKeys) {
-		List<String> free = jdbc.sql("""
-				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job
-				                               WHERE state = 'blocked' AND concurrency_key IS NOT NULL) w
-				WHERE (SELECT count(*) FROM jobqueue_job h
-				       WHERE h.concurrency_key = w.concurrency_key
-				         AND %s)
-				      < (SELECT b.concurrency_limit FROM jobqueue_job b
-				         WHERE b.concurrency_key = w.concurrency_key AND b.key_state = 'blocked' ORDER BY b.id LIMIT 1)
-				LIMIT :maxKeys""".formatted(TRANSITIONS.holdsSlot("h", "key_state")))
+	public Stretch promoteWaiting(String after, int maxKeys) {
+		List<Waiting> walked = jdbc.sql("""
+				SELECT w.concurrency_key,
+				       coalesce((SELECT count(*) FROM jobqueue_job h
+				                 WHERE h.concurrency_key = w.concurrency_key
+				                   AND %s)
+				                < (SELECT b.concurrency_limit FROM jobqueue_job b
+				                   WHERE b.concurrency_key = w.concurrency_key AND b.key_state = 'blocked'
+				                   ORDER BY b.id LIMIT 1), FALSE)
+				FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job
+				      WHERE key_state = 'blocked' AND concurrency_key > :after
+				      ORDER BY concurrency_key LIMIT :maxKeys) w
+				ORDER BY w.concurrency_key""".formatted(TRANSITIONS.holdsSlot("h", "key_state")))
+			.param("after", after)
 			.param("maxKeys", maxKeys)
-			.query(String.class)
+			.query((rs, row) -> new Waiting(rs.getString(1), rs.getBoolean(2)))
 			.list();
-		return promote(free);
+		return Stretch.of(walked, maxKeys, this::promote);
 	}
 
 	private List<String> promoteKey(String key) {

@@ -3,7 +3,10 @@ package dev.jobqueue.store.postgres;
 import static dev.jobqueue.store.postgres.PostgresDialect.TRANSITIONS;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import javax.sql.DataSource;
 
@@ -22,6 +25,13 @@ import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
  * promotion commits ({@link PostgresReadyNotifier}).
  */
 final class PostgresPromotions implements PromotionStore {
+
+	/**
+	 * The keys one transaction promotes at most: the function holds an advisory lock per key until the commit, and
+	 * the server's lock table has room for {@code max_locks_per_transaction} (64 by default) times its connections,
+	 * shared by all of them.
+	 */
+	static final int KEYS_PER_TRANSACTION = 200;
 
 	private final JdbcClient jdbc;
 
@@ -52,50 +62,54 @@ final class PostgresPromotions implements PromotionStore {
 	 */
 	@Override
 	public Set<String> promote(Collection<String> keys) {
-		if (keys.isEmpty()) {
-			return Set.of();
+		List<String> sorted = new TreeSet<>(keys).stream().toList();
+		Set<String> queues = new LinkedHashSet<>();
+		for (int first = 0; first < sorted.size(); first += KEYS_PER_TRANSACTION) {
+			List<String> some = sorted.subList(first, Math.min(sorted.size(), first + KEYS_PER_TRANSACTION));
+			queues.addAll(ownTransaction.execute(status -> notifyAfterCommit(jdbc.sql("""
+					WITH async_commit AS (
+					    SELECT set_config('synchronous_commit', 'off', true)
+					)
+					SELECT DISTINCT queue FROM jobqueue_promote(CAST(:keys AS text[])) AS queue CROSS JOIN async_commit""")
+				.param("keys", some.toArray(String[]::new))
+				.query(String.class)
+				.set())));
 		}
-		return ownTransaction.execute(status -> notifyAfterCommit(jdbc.sql("""
-				WITH async_commit AS (
-				    SELECT set_config('synchronous_commit', 'off', true)
-				)
-				SELECT DISTINCT queue FROM jobqueue_promote(CAST(:keys AS text[])) AS queue CROSS JOIN async_commit""")
-			.param("keys", keys.toArray(String[]::new))
-			.query(String.class)
-			.set()));
+		return queues;
 	}
 
 	/**
 	 * The keys come from the blocked index, one probe per key (a recursive walk that skips from one key to
-	 * the next, since PostgreSQL has no skip scan), and only those with a free slot by a first, unlocked count
-	 * go to the function, which counts again under the lock: a sweep over a thousand busy keys takes no lock.
+	 * the next, since PostgreSQL has no skip scan, and stops after {@code maxKeys}), and only those with a free slot
+	 * by a first, unlocked count go to the function, which counts again under the lock: a stretch over busy keys
+	 * takes no lock.
 	 */
 	@Override
-	public Set<String> promoteWaiting(int maxKeys) {
-		return notifyAfterCommit(jdbc.sql("""
-				WITH RECURSIVE waiting (concurrency_key) AS (
-				    (SELECT concurrency_key FROM jobqueue_job WHERE state = 'blocked' ORDER BY concurrency_key LIMIT 1)
+	public Stretch promoteWaiting(String after, int maxKeys) {
+		List<Waiting> walked = jdbc.sql("""
+				WITH RECURSIVE walked (concurrency_key, n) AS (
+				    (SELECT concurrency_key, 1 FROM jobqueue_job WHERE state = 'blocked' AND concurrency_key > :after
+				     ORDER BY concurrency_key LIMIT 1)
 				    UNION ALL
 				    SELECT (SELECT b.concurrency_key FROM jobqueue_job b
-				            WHERE b.state = 'blocked' AND b.concurrency_key > waiting.concurrency_key
-				            ORDER BY b.concurrency_key LIMIT 1)
-				    FROM waiting WHERE waiting.concurrency_key IS NOT NULL
-				), free AS (
-				    SELECT concurrency_key FROM waiting w
-				    WHERE w.concurrency_key IS NOT NULL
-				      AND (SELECT count(*) FROM jobqueue_job h
-				           WHERE h.concurrency_key = w.concurrency_key
-				             AND %s)
-				          < (SELECT b.concurrency_limit FROM jobqueue_job b
-				             WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
-				             ORDER BY b.concurrency_key, b.id LIMIT 1)
-				    LIMIT :maxKeys
+				            WHERE b.state = 'blocked' AND b.concurrency_key > w.concurrency_key
+				            ORDER BY b.concurrency_key LIMIT 1), w.n + 1
+				    FROM walked w WHERE w.concurrency_key IS NOT NULL AND w.n < :maxKeys
 				)
-				SELECT DISTINCT queue FROM jobqueue_promote(ARRAY(SELECT concurrency_key FROM free)) AS queue""".formatted(
-				TRANSITIONS.holdsSlot("h")))
+				SELECT w.concurrency_key,
+				       coalesce((SELECT count(*) FROM jobqueue_job h
+				                 WHERE h.concurrency_key = w.concurrency_key
+				                   AND %s)
+				                < (SELECT b.concurrency_limit FROM jobqueue_job b
+				                   WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
+				                   ORDER BY b.concurrency_key, b.id LIMIT 1), false) AS free_slot
+				FROM walked w WHERE w.concurrency_key IS NOT NULL
+				ORDER BY w.concurrency_key""".formatted(TRANSITIONS.holdsSlot("h")))
+			.param("after", after)
 			.param("maxKeys", maxKeys)
-			.query(String.class)
-			.set());
+			.query((rs, row) -> new Waiting(rs.getString(1), rs.getBoolean(2)))
+			.list();
+		return Stretch.of(walked, maxKeys, this::promote);
 	}
 
 	/** Inside the transaction that promoted, so that the notification waits for its commit. */

@@ -76,29 +76,33 @@ final class SqlitePromotions implements PromotionStore {
 		return ownTransaction.execute(status -> promoteEach(keys));
 	}
 
-	/** The keys with blocked jobs and, by the same count, a free slot; each promoted in one write. */
+	/**
+	 * The next keys with blocked jobs, in the order of the blocked index, and, by the same count as the promotion's,
+	 * whether each has a free slot; those that have are promoted, each in one write.
+	 */
 	@Override
-	public Set<String> promoteWaiting(int maxKeys) {
-		List<String> free = statements.read("keys with free slots", () -> jdbc.sql("""
-				SELECT w.concurrency_key FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job WHERE state = 'blocked') w
-				WHERE (SELECT count(*) FROM jobqueue_job h
-				       WHERE h.concurrency_key = w.concurrency_key
-				         AND (%s
-				              OR (h.concurrency_rate_millis IS NOT NULL
-				                  AND h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				                                     - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
-				                                        WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
-				                                        ORDER BY b.id LIMIT 1))))
-				      < (SELECT b.concurrency_limit FROM jobqueue_job b
-				         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
-				LIMIT :maxKeys""".formatted(TRANSITIONS.holdsSlot("h")))
+	public Stretch promoteWaiting(String after, int maxKeys) {
+		List<Waiting> walked = statements.read("keys with free slots", () -> jdbc.sql("""
+				SELECT w.concurrency_key,
+				       (SELECT count(*) FROM jobqueue_job h
+				        WHERE h.concurrency_key = w.concurrency_key
+				          AND (%s
+				               OR (h.concurrency_rate_millis IS NOT NULL
+				                   AND h.started_at > CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
+				                                      - (SELECT b.concurrency_rate_millis FROM jobqueue_job b
+				                                         WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key
+				                                         ORDER BY b.id LIMIT 1))))
+				       < (SELECT b.concurrency_limit FROM jobqueue_job b
+				          WHERE b.state = 'blocked' AND b.concurrency_key = w.concurrency_key ORDER BY b.id LIMIT 1)
+				FROM (SELECT DISTINCT concurrency_key FROM jobqueue_job
+				      WHERE state = 'blocked' AND concurrency_key > :after
+				      ORDER BY concurrency_key LIMIT :maxKeys) w
+				ORDER BY w.concurrency_key""".formatted(TRANSITIONS.holdsSlot("h")))
+			.param("after", after)
 			.param("maxKeys", maxKeys)
-			.query(String.class)
+			.query((rs, row) -> new Waiting(rs.getString(1), rs.getBoolean(2)))
 			.list());
-		if (free.isEmpty()) {
-			return Set.of();
-		}
-		return statements.write("promote", () -> promoteEach(free));
+		return Stretch.of(walked, maxKeys, free -> statements.write("promote", () -> promoteEach(free)));
 	}
 
 	private Set<String> promoteEach(Collection<String> keys) {
