@@ -104,7 +104,10 @@ public final class KeyPromoter implements AutoCloseable {
 		start();
 	}
 
-	/** Walks every waiting key now rather than a stretch at the timer's turn, on the promoter's thread, if this node maintains. */
+	/**
+	 * Walks every waiting key now rather than a stretch at the timer's turn, on the promoter's thread, if this node
+	 * maintains.
+	 */
 	public synchronized void sweepSoon() {
 		sweepAsked = true;
 		notifyAll();
@@ -118,7 +121,7 @@ public final class KeyPromoter implements AutoCloseable {
 		}
 	}
 
-	/** A walk over every waiting key, stretch after stretch, on the caller's thread and in its transaction. */
+	/** A walk over every waiting key, stretch after stretch, on the caller's thread. */
 	static void sweepAll(PromotionStore store) {
 		String after = "";
 		do {

@@ -11,11 +11,10 @@ public interface PromotionStore {
 	/**
 	 * Hands the free slots of these concurrency keys to their blocked jobs, first enqueued first, in
 	 * transactions of its own (whatever transaction the caller is in), each over a bounded number of keys however
-	 * many are asked for, and returns the queues of the jobs it
-	 * made ready. A key's slots are held by its ready and running jobs, and its dead ones when they hold
-	 * theirs; the key's first blocked job's limit says how many there are. Promotions of one key are
-	 * serialized across nodes, so a key never has more jobs holding slots than its limit. Call it after the
-	 * write that freed a slot or added a blocked job has committed.
+	 * many are asked for, and returns the queues of the jobs it made ready. A key's slots are held by its ready and
+	 * running jobs, and its dead ones when they hold theirs; the key's first blocked job's limit says how many there
+	 * are. Promotions of one key are serialized across nodes, so a key never has more jobs holding slots than its
+	 * limit. Call it after the write that freed a slot or added a blocked job has committed.
 	 */
 	Set<String> promote(Collection<String> keys);
 
@@ -23,8 +22,8 @@ public interface PromotionStore {
 	 * One stretch of the sweep that catches slots no promotion followed (a node that stopped between its write and
 	 * the promotion, a write in a transaction the queue did not see commit): examines the next {@code maxKeys} keys
 	 * that have blocked jobs, in key order after {@code after} ({@code ""} for the first), and promotes
-	 * ({@link #promote}) those with a free slot. A walk over every
-	 * waiting key is a run of stretches, each as costly as {@code maxKeys} keys whatever their number.
+	 * ({@link #promote}) those with a free slot. A walk over every waiting key is a run of stretches, each as costly
+	 * as {@code maxKeys} keys whatever their number.
 	 */
 	Stretch promoteWaiting(String after, int maxKeys);
 
