@@ -1,5 +1,5 @@
 #!/bin/bash
-# mid.sh JAR TAG DB(postgresql|sqlite) [STATEMENTS]: a 100,000-job drain of jobqueue alone; over 8 s once 15,000
+# mid.sh JAR TAG DB(postgresql|sqlite) [STATEMENTS]: a drain of JOBS (100,000) jobs of jobqueue alone; over 8 s once 15,000
 # jobs have finished: the jobs finished and the CPU of the server's processes (PostgreSQL) or of the benchmark's
 # JVM (SQLite, in process), per job; with STATEMENTS=1 (PostgreSQL), the statements executed in the window, read from
 # the server log with log_min_duration_statement = 0 set on the benchmark's database only; then the drain's rate.
@@ -17,11 +17,11 @@ else
 fi
 if [ "$DB" = sqlite ]; then
   # In process: the JVM's CPU over the whole run (enqueue, warm-up and drain of 101,000 jobs), per job.
-  /usr/bin/time -f "%U %S" -o ./$TAG.time java -jar $JAR drain --url "$URL" --systems jobqueue --jobs 100000 --out ./$TAG.tsv > ./$TAG.out 2>&1
+  /usr/bin/time -f "%U %S" -o ./$TAG.time java -jar $JAR drain --url "$URL" --systems jobqueue --jobs ${JOBS:-100000} --out ./$TAG.tsv > ./$TAG.out 2>&1
   echo "$TAG $DB jvm-cpu-us/job $(awk '{printf "%.0f", ($1+$2)*1e6/101000}' ./$TAG.time) $(grep -o 'jobs/s.*1/s' ./$TAG.out | head -1)"
   exit 0
 fi
-java -jar $JAR drain --url "$URL" --systems jobqueue --jobs 100000 --out ./$TAG.tsv > ./$TAG.out 2>&1 &
+java -jar $JAR drain --url "$URL" --systems jobqueue --jobs ${JOBS:-100000} --out ./$TAG.tsv > ./$TAG.out 2>&1 &
 JPID=$!
 for i in $(seq 1 600); do n=$(done_jobs); [ "${n:-0}" -gt 15000 ] && break; sleep 0.5; done
 ticks() { if [ "$DB" = postgresql ]; then for p in $(pgrep -u postgres); do echo "$p $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null)"; done | sort;
