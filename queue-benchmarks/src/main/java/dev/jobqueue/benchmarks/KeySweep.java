@@ -41,19 +41,16 @@ final class KeySweep {
 		String after = "";
 		for (int i = 0; i < stretches.length; i++) {
 			long start = System.nanoTime();
-			PromotionStore.Stretch stretch = promotions.promoteWaiting(after, STRETCH_KEYS);
+			String last = stretch(promotions, after);
 			stretches[i] = (System.nanoTime() - start) / 1e6;
-			requireNothingPromoted(stretch);
-			after = stretch.lastKey() == null ? "" : stretch.lastKey();
+			after = last == null ? "" : last;
 		}
 		double[] walks = new double[WALKS + 1];
 		for (int i = 0; i < walks.length; i++) {
 			long start = System.nanoTime();
 			String from = "";
 			do {
-				PromotionStore.Stretch stretch = promotions.promoteWaiting(from, STRETCH_KEYS);
-				requireNothingPromoted(stretch);
-				from = stretch.lastKey();
+				from = stretch(promotions, from);
 			}
 			while (from != null);
 			walks[i] = (System.nanoTime() - start) / 1e6;
@@ -78,10 +75,13 @@ final class KeySweep {
 		}
 	}
 
-	private static void requireNothingPromoted(PromotionStore.Stretch stretch) {
+	/** One stretch after {@code after}, which over busy keys promotes nothing; returns its last key, or null. */
+	private static String stretch(PromotionStore promotions, String after) {
+		PromotionStore.Stretch stretch = promotions.promoteWaiting(after, STRETCH_KEYS);
 		if (!stretch.queues().isEmpty()) {
 			throw new IllegalStateException("a stretch over busy keys promoted jobs of " + stretch.queues());
 		}
+		return stretch.lastKey();
 	}
 
 	private static void sleep() {

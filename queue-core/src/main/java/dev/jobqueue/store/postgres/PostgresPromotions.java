@@ -62,7 +62,7 @@ final class PostgresPromotions implements PromotionStore {
 	 */
 	@Override
 	public Set<String> promote(Collection<String> keys) {
-		List<String> sorted = new TreeSet<>(keys).stream().toList();
+		List<String> sorted = List.copyOf(new TreeSet<>(keys));
 		Set<String> queues = new LinkedHashSet<>();
 		for (int first = 0; first < sorted.size(); first += KEYS_PER_TRANSACTION) {
 			List<String> some = sorted.subList(first, Math.min(sorted.size(), first + KEYS_PER_TRANSACTION));
