@@ -94,8 +94,9 @@ class KeyPromoterTest {
 	}
 
 	/**
-	 * Stretches over {@code keys} waiting keys, none free, each recording where it started; promotions record how
-	 * many stretches had started when they ran.
+	 * Stretches over {@code keys} waiting keys, none free, each recording where it started and taking 2 ms, as a
+	 * database would, so that a walk lasts long enough for promotions to be asked for during it; promotions record
+	 * how many stretches had started when they ran.
 	 */
 	private static PromotionStore stretches(int keys, List<String> starts, List<Integer> promotedAfter) {
 		return new PromotionStore() {
@@ -108,11 +109,21 @@ class KeyPromoterTest {
 			@Override
 			public synchronized Stretch promoteWaiting(String after, int maxKeys) {
 				starts.add(after);
+				pause();
 				int first = after.isEmpty() ? 0 : Integer.parseInt(after.substring(1)) + 1;
 				int last = Math.min(keys, first + maxKeys) - 1;
 				return new Stretch(Set.of(), last == keys - 1 ? null : String.format("k%06d", last));
 			}
 		};
+	}
+
+	private static void pause() {
+		try {
+			Thread.sleep(2);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
