@@ -1,6 +1,7 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -13,6 +14,7 @@ import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Completion;
+import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.OutcomeStore;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -92,6 +94,11 @@ final class JobRunner {
 	 */
 	Execution accept(ClaimedJob job, long claimSentAt, boolean confirmed) {
 		return inFlight.add(job, claimSentAt, confirmed);
+	}
+
+	/** The leases of every job this node holds, running, in line, or its completion not yet written. */
+	Collection<Lease> held() {
+		return inFlight.leases();
 	}
 
 	/**

@@ -43,9 +43,6 @@ final class QueuePoller {
 
 	private final ClaimStore store;
 
-	/** The store's {@link ClaimStore#confirmsInClaim()}, a constant of the store. */
-	private final boolean confirmsInClaim;
-
 	private final JobRunner runner;
 
 	private final Executor workers;
@@ -62,6 +59,12 @@ final class QueuePoller {
 
 	/** Whether the last claim took all it asked for: then more jobs are likely waiting. */
 	private volatile boolean saturated;
+
+	/**
+	 * Whether a claim that confirmed itself failed, and its confirmation is still to be taken back before the next
+	 * claim; read and written by the poller's thread only.
+	 */
+	private boolean takeBackOwed;
 
 	/** How long the last claim took, from send to answer; read and written by the poller's thread only. */
 	private long lastClaimNanos;
@@ -82,7 +85,6 @@ final class QueuePoller {
 		this.owner = owner;
 		this.lease = lease;
 		this.store = store;
-		this.confirmsInClaim = store.confirmsInClaim();
 		this.runner = runner;
 		this.workers = workers;
 		this.liveness = liveness;
@@ -140,18 +142,49 @@ final class QueuePoller {
 
 	/**
 	 * Claims up to {@code free} jobs, the first {@code startAtOnce} of them, which get a thread at once, confirmed
-	 * before any of their handlers starts: by the claim's own update where the store can and the claim takes no job
-	 * for the line, by a statement of its own when the answer arrived otherwise. Only the kinds served here: a job
-	 * of another kind waits, untouched, for a node that serves it.
+	 * before any of their handlers starts: by the claim's own update when the claim takes no job for the line, by a
+	 * statement of its own otherwise. Only the kinds served here: a job of another kind waits, untouched, for a node
+	 * that serves it.
 	 */
 	private Claim claim(int free, int startAtOnce) {
-		if (confirmsInClaim && free <= startAtOnce) {
-			List<ClaimedJob> jobs = store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
+		if (takeBackOwed) {
+			takeBack();
+		}
+		if (free <= startAtOnce) {
+			List<ClaimedJob> jobs;
+			try {
+				jobs = store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
+			}
+			catch (RuntimeException ex) {
+				takeBackOwed = true;
+				takeBackAfter(ex);
+				throw ex;
+			}
 			return new Claim(jobs, jobs.size());
 		}
 		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
 		List<ClaimedJob> starting = jobs.subList(0, Math.min(jobs.size(), startAtOnce));
 		return new Claim(jobs, confirm(starting) ? starting.size() : 0);
+	}
+
+	/**
+	 * A claim that confirmed itself failed, and may have committed with its answer lost: its jobs then run nowhere
+	 * until their leases expire, and the reaper must give their attempts back. At once, on a connection of its own;
+	 * a take-back that fails too is tried again before the next claim, which the same outage would refuse anyway.
+	 */
+	private void takeBackAfter(RuntimeException failure) {
+		try {
+			takeBack();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+	/** This poller is the only claimer of its queue for its owner: a running job there that it does not hold is lost. */
+	private void takeBack() {
+		store.takeBackConfirmations(owner, queue, runner.held());
+		takeBackOwed = false;
 	}
 
 	/**

@@ -13,8 +13,8 @@ import java.util.Set;
  * fenced by its {@link Lease}: when the lease was superseded it changes no row and says so, it does not throw.
  *
  * <p>A confirmed claim's attempt counts when the reaper takes the job back, an unconfirmed one is given back
- * ({@link Transition#REAP}): a worker confirms a job as its handler starts, so that a claim whose answer was lost,
- * or a job that waited in line on a worker that died, costs no attempt.
+ * ({@link Transition#REAP}): a job is confirmed as its handler starts (by the claim itself when it starts at once),
+ * so that a claim whose answer was lost, or a job that waited in line on a worker that died, costs no attempt.
  */
 public interface ClaimStore {
 
@@ -30,25 +30,22 @@ public interface ClaimStore {
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
 
 	/**
-	 * Whether this store's claims can confirm themselves ({@link #claimConfirmed}): where the database sends a
-	 * claim's rows before the claim commits, the claim's own update can record that they reached the worker, and
-	 * spare the worker {@link #confirm}'s statement.
+	 * Claims as {@link #claim}, for a worker that starts the jobs as soon as they arrive, the claim confirmed by its
+	 * own update as {@link #confirm} would confirm it, which spares the worker that statement. A claim that fails may
+	 * have committed with its answer lost: the caller then takes the confirmation back
+	 * ({@link #takeBackConfirmations}) before it claims again, so that the reaper gives back the attempts of a claim
+	 * whose answer never arrived, as for {@link #claim}.
 	 */
-	default boolean confirmsInClaim() {
-		return false;
-	}
+	List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease);
 
 	/**
-	 * Claims as {@link #claim}, for a worker that starts the jobs as soon as they arrive, the claim confirmed by its
-	 * own update as {@link #confirm} would confirm it; only where {@link #confirmsInClaim()}. A claim that fails once
-	 * its update was sent, as when the answer to its commit is lost, takes the confirmation back by another statement
-	 * before it throws, so that the reaper gives back the attempts of a claim whose answer never arrived, as for
-	 * {@link #claim}; if the database cannot be reached for that either, the reaper counts them.
+	 * Takes back the confirmation of every running job of {@code queue} leased to {@code owner} but those of
+	 * {@code held}: the jobs of a confirming claim that failed, which may have committed, and which the worker never
+	 * received. Called by the only claimer of {@code queue} for {@code owner} before it claims again, with every lease
+	 * it holds there, so that no other row can be one of its own.
 	 */
-	default List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
-		throw new UnsupportedOperationException("This store confirms a claim once its answer arrived");
-	}
+	void takeBackConfirmations(String owner, String queue, Collection<Lease> held);
 
 	/**
 	 * How long until the earliest ready job that {@link #claim} would take from {@code queue} with

@@ -374,6 +374,60 @@ public abstract class ClaimContractTest {
 	}
 
 	@Test
+	void aClaimConfirmedByItsUpdateKeepsItsAttemptWhenReaped() {
+		long id = enqueue("started at once", EnqueueOptions.defaults().maxAttempts(1));
+		assertThat(store.claims().claimConfirmed("default", KINDS, 1, "w", Duration.ofMillis(1))).singleElement()
+			.satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
+		awaitLeaseExpiry();
+
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+
+		Job job = fixture.job(id);
+		assertThat(job.state()).isEqualTo(JobState.dead);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.lastError()).contains("worker stopped or lost the database");
+	}
+
+	/**
+	 * A confirming claim whose answer was lost: its jobs are running and confirmed under a lease no worker holds. The
+	 * take-back unconfirms them and no other: not those its owner holds, nor another queue's, nor another owner's.
+	 */
+	@Test
+	void takingBackConfirmationsUnconfirmsTheOwnersRunningJobsOfTheQueueButThoseItHolds() {
+		long held = enqueue("held", EnqueueOptions.defaults().maxAttempts(1));
+		long lost = enqueue("lost", EnqueueOptions.defaults().maxAttempts(1));
+		long otherQueue = enqueue("other queue", EnqueueOptions.defaults().maxAttempts(1).queue("other"));
+		long otherOwner = enqueue("other owner", EnqueueOptions.defaults().maxAttempts(1));
+		Duration moment = Duration.ofMillis(1);
+		ClaimedJob kept = store.claims().claimConfirmed("default", KINDS, 1, "w", moment).get(0);
+		store.claims().claimConfirmed("default", KINDS, 1, "w", moment);
+		store.claims().claimConfirmed("other", KINDS, 1, "w", moment);
+		store.claims().claimConfirmed("default", KINDS, 1, "someone-else", moment);
+
+		store.claims().takeBackConfirmations("w", "default", List.of(kept.lease()));
+
+		awaitLeaseExpiry();
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(4);
+		assertThat(fixture.job(lost).state()).isEqualTo(JobState.ready);
+		assertThat(fixture.job(lost).attempt()).isZero();
+		assertThat(List.of(held, otherQueue, otherOwner)).allSatisfy(id -> assertThat(fixture.state(id))
+			.isEqualTo(JobState.dead));
+	}
+
+	@Test
+	void takingBackConfirmationsWithNothingHeldUnconfirmsEveryRunningJobOfTheOwnersQueue() {
+		long id = enqueue("lost", EnqueueOptions.defaults().maxAttempts(1));
+		store.claims().claimConfirmed("default", KINDS, 1, "w", Duration.ofMillis(1));
+
+		store.claims().takeBackConfirmations("w", "default", List.of());
+
+		awaitLeaseExpiry();
+		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
+		assertThat(fixture.job(id).state()).isEqualTo(JobState.ready);
+		assertThat(fixture.job(id).attempt()).isZero();
+	}
+
+	@Test
 	void aHeartbeatConfirmsNoClaimSoAJobThatWaitedInLineGetsItsAttemptBackWhenReaped() {
 		long id = enqueue("waited in line", EnqueueOptions.defaults().maxAttempts(1));
 		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 
+import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RuntimeSettings;
@@ -115,11 +117,44 @@ public abstract class LeaseFenceContractTest {
 		fixture.startRuntime(slowClaim, SETTINGS, new CountingListener());
 
 		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded));
-		// A late claim that its worker had not confirmed gets its attempt back at the reap: the run is attempt 1. One
-		// that confirmed itself (MySQL: the rows arrived before the claim's update) keeps it: the run is attempt 2.
-		int run = fixture.store().claims().confirmsInClaim() ? 2 : 1;
-		assertThat(attempts).containsExactly(run);
-		assertThat(fixture.job(id).attempt()).isEqualTo(run);
+		// The claim confirmed itself, and its answer was late, not lost: the reap kept its attempt, and the run is
+		// attempt 2.
+		assertThat(attempts).containsExactly(2);
+		assertThat(fixture.job(id).attempt()).isEqualTo(2);
+	}
+
+	/**
+	 * A claim that confirmed itself commits, and its answer is lost, and the first take-back of its confirmation
+	 * fails too: the poller takes it back before its next claim, the reaper gives the attempt back, and the job's one
+	 * attempt is still there to run.
+	 */
+	@Test
+	void aConfirmedClaimWhoseAnswerIsLostGivesItsAttemptBackEvenWhenTheFirstTakeBackFails() {
+		List<Integer> attempts = new CopyOnWriteArrayList<>();
+		fixture.handle("lost", Greeting.class, (greeting, context) -> attempts.add(context.attempt()));
+		AtomicBoolean answerLost = new AtomicBoolean();
+		AtomicInteger takeBacks = new AtomicInteger();
+		JobStore losing = InterceptedStore.around(fixture.store(), "claimConfirmed", (args, proceed) -> {
+			Object claimed = proceed.call();
+			if (!((List<?>) claimed).isEmpty() && answerLost.compareAndSet(false, true)) {
+				throw new DataAccessResourceFailureException("the connection was cut after the claim committed");
+			}
+			return claimed;
+		});
+		JobStore failingOnce = InterceptedStore.around(losing, "takeBackConfirmations", (args, proceed) -> {
+			if (takeBacks.incrementAndGet() == 1) {
+				throw new DataAccessResourceFailureException("still cut");
+			}
+			return proceed.call();
+		});
+		fixture.startRuntime(failingOnce, SETTINGS, new CountingListener());
+
+		long id = fixture.queue().enqueue("lost", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(1));
+
+		await().atMost(WAIT).untilAsserted(() -> assertThat(fixture.state(id)).isEqualTo(JobState.succeeded));
+		assertThat(answerLost).isTrue();
+		assertThat(takeBacks).hasValueGreaterThanOrEqualTo(2);
+		assertThat(attempts).containsExactly(1);
 	}
 
 	private void enter() {

@@ -111,9 +111,9 @@ class JobRuntimeRoleFailureTest {
 
 	@Test
 	void anErrorInAClaimLeavesThePollerClaiming() {
-		faults.failNext("claim", 1);
+		faults.failNext("claimConfirmed", 1);
 		start();
-		awaitFailureInjected("claim");
+		awaitFailureInjected("claimConfirmed");
 
 		long id = queue.enqueue("quick", "x");
 
@@ -175,10 +175,10 @@ class JobRuntimeRoleFailureTest {
 	void aClaimThatKeepsFailingIsOverdueUntilAPassSucceedsAgain() {
 		start();
 		assertThat(overdueRoles()).isEmpty();
-		faults.failNext("claim", Integer.MAX_VALUE);
+		faults.failNext("claimConfirmed", Integer.MAX_VALUE);
 
 		await().atMost(WAIT).until(() -> overdueRoles().contains("claim default"));
-		faults.heal("claim");
+		faults.heal("claimConfirmed");
 
 		await().atMost(WAIT).until(() -> overdueRoles().isEmpty());
 	}
@@ -206,7 +206,7 @@ class JobRuntimeRoleFailureTest {
 
 	@Test
 	void theErrorThatStoppedTheRuntimeIsKeptForHealth() {
-		faults.failNext("claim", 1, () -> new StackOverflowError("injected: no stack left"));
+		faults.failNext("claimConfirmed", 1, () -> new StackOverflowError("injected: no stack left"));
 		start();
 
 		await().atMost(WAIT).until(() -> !runtime.isRunning());

@@ -29,8 +29,8 @@ public final class InterceptedStore {
 	}
 
 	/**
-	 * The poller's claims wrapped, whichever way the store claims for a poller: {@code claim}, or
-	 * {@code claimConfirmed} where its claims confirm themselves (MySQL).
+	 * The poller's claims wrapped, whichever way it claims: {@code claimConfirmed} for jobs that start at once,
+	 * {@code claim} when some wait in line (a prefetch).
 	 */
 	public static JobStore aroundClaims(JobStore store, Around around) {
 		return around(store, Set.of("claim", "claimConfirmed"), around);

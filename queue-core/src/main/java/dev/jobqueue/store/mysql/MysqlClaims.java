@@ -22,7 +22,6 @@ import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 import dev.jobqueue.store.mysql.support.MysqlClaim;
-import dev.jobqueue.store.mysql.support.MysqlClaimConfirmation;
 import dev.jobqueue.store.mysql.support.MysqlTransactions;
 import dev.jobqueue.store.mysql.support.MysqlValues;
 
@@ -70,22 +69,14 @@ final class MysqlClaims implements ClaimStore {
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
 		}
-		return claim.claim(queue, versions, limit, owner, lease, MysqlClaimConfirmation.afterAnswer());
-	}
-
-	@Override
-	public boolean confirmsInClaim() {
-		return true;
+		return claim.claim(queue, versions, limit, owner, lease, false);
 	}
 
 	/**
 	 * The claim, confirmed by its own update: MySQL sends the rows of the claim's reads before its update and commit,
 	 * so the worker holds them when the update is written, and is spared the confirmation's statement and commit.
-	 * What the worker may not hold is the answer to the commit. A claim that fails, having sent its update, cannot
-	 * tell whether it committed: it takes the confirmation back, on a connection of its own, from the leases its
-	 * update would have written to this owner. If the commit went through, the jobs are then unconfirmed, as after a
-	 * plain claim whose answer was lost, and the reaper gives their attempts back; if it did not, no row holds those
-	 * leases (this owner's next claim of the queue comes after this one), and nothing changes.
+	 * What the worker may not hold is the answer to the commit, or to the compare-and-set updates after the first:
+	 * the caller of a claim that failed takes the confirmation back ({@link #takeBackConfirmations}).
 	 */
 	@Override
 	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
@@ -93,49 +84,43 @@ final class MysqlClaims implements ClaimStore {
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
 		}
-		MysqlClaimConfirmation confirmation = MysqlClaimConfirmation.inClaim();
-		try {
-			return claim.claim(queue, versions, limit, owner, lease, confirmation);
-		}
-		catch (RuntimeException ex) {
-			takeBackConfirmation(owner, confirmation.sent(), ex);
-			throw ex;
-		}
+		return claim.claim(queue, versions, limit, owner, lease, true);
 	}
 
-	/** Sets {@code leases} unconfirmed where {@code owner} holds them; a failure to is kept on {@code failure}. */
-	private void takeBackConfirmation(String owner, List<Lease> leases, RuntimeException failure) {
-		try {
-			setConfirmed(owner, leases, false);
-		}
-		catch (RuntimeException ex) {
-			failure.addSuppressed(ex);
-		}
+	/**
+	 * One statement in auto-commit over the state index's running entries of the queue; a job of {@code held} is not
+	 * touched. MySQL's NOT IN needs a list of one at least: an id no row has stands for none.
+	 */
+	@Override
+	public void takeBackConfirmations(String owner, String queue, Collection<Lease> held) {
+		List<Long> ids = held.isEmpty() ? List.of(0L) : held.stream().map(Lease::jobId).toList();
+		jdbc.sql("""
+				UPDATE jobqueue_job FORCE INDEX (jobqueue_job_state_idx)
+				SET claim_confirmed = FALSE
+				WHERE state = 'running' AND queue = :queue AND lease_owner = :owner AND claim_confirmed
+				  AND id NOT IN (:held)""")
+			.param("queue", queue)
+			.param("owner", owner)
+			.param("held", ids)
+			.update();
 	}
 
 	/**
 	 * The confirmation of a claim that did not confirm itself ({@link #claim}), or of a started job whose
-	 * confirmation failed: the flag only, the expiry left alone.
+	 * confirmation failed: the flag only, the expiry left alone. One statement in auto-commit: the ids' list is a
+	 * range of the primary key, read in id order like the batched writes, and the pairs keep each lease's token; a
+	 * row confirmed already is left alone.
 	 */
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {
-		setConfirmed(owner, leases, true);
-	}
-
-	/**
-	 * One statement in auto-commit: the ids' list is a range of the primary key, read in id order like the batched
-	 * writes, and the pairs keep each lease's token; a row whose flag has the value already is left alone.
-	 */
-	private void setConfirmed(String owner, Collection<Lease> leases, boolean confirmed) {
 		if (leases.isEmpty()) {
 			return;
 		}
 		jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET claim_confirmed = :confirmed
+				SET claim_confirmed = TRUE
 				WHERE id IN (:ids) AND (id, lease_token) IN (:leases)
-				  AND state = 'running' AND lease_owner = :owner AND claim_confirmed <> :confirmed""")
-			.param("confirmed", confirmed)
+				  AND state = 'running' AND lease_owner = :owner AND NOT claim_confirmed""")
 			.param("ids", leases.stream().map(Lease::jobId).distinct().toList())
 			.param("leases", leases.stream().map(lease -> new Object[] { lease.jobId(), lease.token() }).toList())
 			.param("owner", owner)

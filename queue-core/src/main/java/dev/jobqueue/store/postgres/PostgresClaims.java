@@ -52,6 +52,22 @@ final class PostgresClaims implements ClaimStore {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+		return claim(queue, versions, limit, owner, lease, false);
+	}
+
+	/**
+	 * The claim with its confirmation in its own update: the worker is spared the confirmation's statement, the
+	 * job's third row version. The answer is the claim's commit, so one lost after the commit leaves confirmed jobs
+	 * that no worker received; the caller takes their confirmation back ({@link #takeBackConfirmations}).
+	 */
+	@Override
+	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return claim(queue, versions, limit, owner, lease, true);
+	}
+
+	private List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease, boolean confirmed) {
 		// One statement: pick the due rows in claim order, lock them, and mark them running. SKIP LOCKED lets
 		// concurrent pollers pass over rows another poller is claiming at this instant, so they never block
 		// each other and never pick the same row. The partial index over ready rows (queue, priority, run_at,
@@ -98,7 +114,7 @@ final class PostgresClaims implements ClaimStore {
 				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
 				    lease_owner = :owner,
 				    lease_expires_at = statement_timestamp() + :leaseMillis * interval '1 millisecond',
-				    started_at = statement_timestamp(), claim_confirmed = false
+				    started_at = statement_timestamp(), claim_confirmed = :confirmed
 				FROM picked, async_commit
 				WHERE j.id = picked.id
 				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
@@ -110,6 +126,7 @@ final class PostgresClaims implements ClaimStore {
 			.param("limit", limit)
 			.param("owner", owner)
 			.param("leaseMillis", lease.toMillis())
+			.param("confirmed", confirmed)
 			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
 					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
 					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11), rs.getInt(12), rs.getString(13),
@@ -189,6 +206,23 @@ final class PostgresClaims implements ClaimStore {
 			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
 			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
 			.param("owner", owner)
+			.update();
+	}
+
+	/**
+	 * Read through the lease index, whose entries are the running jobs, and HOT as {@link #confirm}; rare (a claim
+	 * failed), so it commits synchronously, and waits for row locks: a job of {@code held} is not touched.
+	 */
+	@Override
+	public void takeBackConfirmations(String owner, String queue, Collection<Lease> held) {
+		jdbc.sql("""
+				UPDATE jobqueue_job
+				SET claim_confirmed = false
+				WHERE lease_expires_at IS NOT NULL AND state = 'running' AND lease_owner = :owner AND queue = :queue
+				  AND claim_confirmed AND NOT (id = ANY(CAST(:held AS bigint[])))""")
+			.param("owner", owner)
+			.param("queue", queue)
+			.param("held", held.stream().map(Lease::jobId).toArray(Long[]::new))
 			.update();
 	}
 

@@ -32,7 +32,7 @@ final class SqliteClaims implements ClaimStore {
 			UPDATE jobqueue_job
 			SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = :owner,
 			    lease_expires_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :leaseMillis,
-			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), claim_confirmed = 0
+			    started_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER), claim_confirmed = :confirmed
 			WHERE id IN (
 			    SELECT id FROM jobqueue_job
 			    WHERE state = 'ready' AND queue = :queue AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
@@ -69,6 +69,22 @@ final class SqliteClaims implements ClaimStore {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+		return claim(queue, versions, limit, owner, lease, false);
+	}
+
+	/**
+	 * The claim with its confirmation in its own update, which spares the worker the confirmation's write
+	 * transaction; a claim that fails at its commit leaves the take-back to the caller
+	 * ({@link #takeBackConfirmations}).
+	 */
+	@Override
+	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease) {
+		return claim(queue, versions, limit, owner, lease, true);
+	}
+
+	private List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+			Duration lease, boolean confirmed) {
 		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what SKIP
 		// LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits. The subquery
 		// picks the due rows in claim order from the partial ready index (queue, priority, run_at, id), so
@@ -91,6 +107,7 @@ final class SqliteClaims implements ClaimStore {
 			.param("limit", limit)
 			.param("owner", owner)
 			.param("leaseMillis", lease.toMillis())
+			.param("confirmed", confirmed)
 			.query(SqliteRows::claimedJob)
 			.list());
 		// RETURNING gives no order; hand the jobs out in claim order.
@@ -131,6 +148,20 @@ final class SqliteClaims implements ClaimStore {
 				  AND jobqueue_job.claim_confirmed = 0""")
 			.param("leases", SqliteRows.leasesJson(leases))
 			.param("owner", owner)
+			.update());
+	}
+
+	/** Read through the lease index, whose entries are the running jobs; a job of {@code held} is not touched. */
+	@Override
+	public void takeBackConfirmations(String owner, String queue, Collection<Lease> held) {
+		statements.write("take back confirmations", () -> jdbc.sql("""
+				UPDATE jobqueue_job
+				SET claim_confirmed = 0
+				WHERE lease_expires_at IS NOT NULL AND state = 'running' AND lease_owner = :owner AND queue = :queue
+				  AND claim_confirmed = 1 AND id NOT IN (SELECT value FROM json_each(:held))""")
+			.param("owner", owner)
+			.param("queue", queue)
+			.param("held", SqliteRows.idsJson(held.stream().map(Lease::jobId).toList()))
 			.update());
 	}
 

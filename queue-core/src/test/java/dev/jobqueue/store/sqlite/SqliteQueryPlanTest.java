@@ -30,7 +30,7 @@ class SqliteQueryPlanTest {
 	@Test
 	void theClaimSearchesTheReadyIndexPriorityByPriorityUpToNow() {
 		assertThat(plan(SqliteClaims.CLAIM,
-				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000, "confirmed", true)))
 			.anySatisfy(step -> assertThat(step).contains("jobqueue_job_ready_idx (queue=? AND priority=? AND run_at<?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
@@ -46,7 +46,7 @@ class SqliteQueryPlanTest {
 	@Test
 	void theClaimReadsThePausesOnceEachByTheirPrimaryKeyNotOncePerRow() {
 		assertThat(plan(SqliteClaims.CLAIM,
-				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000)))
+				Map.of("queue", "default", "versions", "{\"greet\": 1}", "limit", 32, "owner", "w", "leaseMillis", 30_000, "confirmed", true)))
 			.contains("SCALAR SUBQUERY 2", "LIST SUBQUERY 3")
 			.anySatisfy(step -> assertThat(step).isEqualTo("SEARCH jobqueue_pause USING PRIMARY KEY (scope=? AND name=?)"))
 			.anySatisfy(step -> assertThat(step).isEqualTo("SEARCH jobqueue_pause USING PRIMARY KEY (scope=?)"))

@@ -47,7 +47,7 @@ public final class MysqlCasClaim implements MysqlClaim {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease, MysqlClaimConfirmation confirmation) {
+			Duration lease, boolean confirmed) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		List<MysqlCandidate> candidates = jdbc.sql(CANDIDATES)
 			.param("queue", queue)
@@ -62,8 +62,7 @@ public final class MysqlCasClaim implements MysqlClaim {
 				break;
 			}
 			ClaimedJob job = candidate.claimed(candidate.claimedAt());
-			confirmation.sending(List.of(job.lease()));
-			if (compareAndSet(candidate, owner, lease, confirmation.confirms())) {
+			if (compareAndSet(candidate, owner, lease, confirmed)) {
 				claimed.add(job);
 			}
 		}
@@ -72,8 +71,8 @@ public final class MysqlCasClaim implements MysqlClaim {
 
 	/**
 	 * Claims the candidate if it is still ready at the token the read saw, confirmed or not; whether it did. Each is
-	 * a statement in auto-commit, so a claim that fails has committed the ones before: it takes back the
-	 * confirmation of every candidate it sent (MysqlClaims.claimConfirmed).
+	 * a statement in auto-commit, so a claim that fails has committed the ones before, which no worker received:
+	 * the caller takes their confirmation back ({@code ClaimStore.takeBackConfirmations}).
 	 */
 	private boolean compareAndSet(MysqlCandidate candidate, String owner, Duration lease, boolean confirmed) {
 		return jdbc.sql("""

@@ -13,9 +13,9 @@ import dev.jobqueue.store.ClaimedJob;
 public interface MysqlClaim {
 
 	/**
-	 * As {@code ClaimStore.claim}, the claim confirmed by its update as {@code confirmation} says, which is told the
-	 * leases before each update is sent; {@code versions} is never empty.
+	 * As {@code ClaimStore.claim}, the claim confirmed by its update when {@code confirmed}, as
+	 * {@code ClaimStore.claimConfirmed}; {@code versions} is never empty.
 	 */
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease,
-			MysqlClaimConfirmation confirmation);
+			boolean confirmed);
 }

@@ -86,7 +86,7 @@ public final class MysqlLockingClaim implements MysqlClaim {
 
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease, MysqlClaimConfirmation confirmation) {
+			Duration lease, boolean confirmed) {
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
 		return transactions.run(() -> {
 			List<Long> due = jdbc.sql(CANDIDATES)
@@ -111,7 +111,6 @@ public final class MysqlLockingClaim implements MysqlClaim {
 			LocalDateTime now = candidates.get(0).claimedAt();
 			List<ClaimedJob> claimed = new ArrayList<>(candidates.size());
 			candidates.forEach(candidate -> claimed.add(candidate.claimed(now)));
-			confirmation.sending(claimed.stream().map(ClaimedJob::lease).toList());
 			// The lease token grows at every claim, so that writes from any earlier execution are fenced off.
 			jdbc.sql("""
 					UPDATE jobqueue_job
@@ -122,7 +121,7 @@ public final class MysqlLockingClaim implements MysqlClaim {
 				.param("owner", owner)
 				.param("now", MysqlValues.parameter(now))
 				.param("leaseMicros", MysqlValues.micros(lease))
-				.param("confirmed", confirmation.confirms())
+				.param("confirmed", confirmed)
 				.param("ids", candidates.stream().map(MysqlCandidate::id).toList())
 				.update();
 			return claimed;
