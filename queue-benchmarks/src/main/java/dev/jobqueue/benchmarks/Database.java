@@ -48,10 +48,11 @@ final class Database implements AutoCloseable {
 
 	/**
 	 * WAL and a busy timeout for every library's connections, as any SQLite application with concurrent
-	 * writers sets them; jobqueue sets both on its own connections anyway.
+	 * writers sets them, and {@code synchronous = NORMAL}, at which jobqueue commits on its own connections: every
+	 * library at the same durability.
 	 */
 	static String sqliteUrl(Path file) {
-		return "jdbc:sqlite:" + file + "?journal_mode=WAL&busy_timeout=5000";
+		return "jdbc:sqlite:" + file + "?journal_mode=WAL&busy_timeout=5000&synchronous=NORMAL";
 	}
 
 	/** {@code sqlite}, {@code mysql} (MySQL or MariaDB, through either driver) or {@code postgresql}, by scheme. */

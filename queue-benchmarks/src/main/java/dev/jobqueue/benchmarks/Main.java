@@ -11,6 +11,7 @@ import java.util.Arrays;
  *     [--drain-timeout-seconds 200] [--soak-vacuum-seconds N] [--flood-jobs 50000] [--finished-jobs 1000000]
  *     [--parked-jobs 200000] [--steady-seconds 15] [--out results.tsv]
  * java -jar queue-benchmarks.jar summarize run1.tsv run2.tsv run3.tsv
+ * java -jar queue-benchmarks.jar compare &lt;git-ref&gt; [--rounds 3] [--workloads drain,bulk,latency] [options]
  * </pre>
  * Workloads: {@code enqueue}, {@code bulk}, {@code drain}, {@code latency}, {@code ceiling},
  * {@code bulk-variants}, {@code soak}, {@code lateness} (jobqueue's delayed jobs and retries on an idle node,
@@ -50,6 +51,10 @@ public final class Main {
 		}
 		if (args.length >= 1 && args[0].equals("produce-at")) {
 			RateProducer.run(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+			System.exit(0);
+		}
+		if (args.length >= 1 && args[0].equals("compare")) {
+			Compare.run(args);
 			System.exit(0);
 		}
 		if (args.length >= 1 && args[0].equals("summarize")) {
