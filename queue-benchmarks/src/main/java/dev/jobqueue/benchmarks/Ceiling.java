@@ -118,7 +118,7 @@ final class Ceiling {
 	private static void claimAndCompleteUntilEmpty(JobStore store, AtomicLong done) {
 		while (true) {
 			List<ClaimedJob> claimed = store.claims()
-				.claimConfirmed("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5));
+				.claim("default", Map.of("bench", 1), BATCH, "ceiling", Duration.ofMinutes(5), true);
 			if (claimed.isEmpty()) {
 				return;
 			}

@@ -153,7 +153,7 @@ final class QueuePoller {
 		if (free <= startAtOnce) {
 			List<ClaimedJob> jobs;
 			try {
-				jobs = store.claimConfirmed(queue, handlers.servedVersions(), free, owner, lease);
+				jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease, true);
 			}
 			catch (RuntimeException ex) {
 				takeBackOwed = true;
@@ -162,7 +162,7 @@ final class QueuePoller {
 			}
 			return new Claim(jobs, jobs.size());
 		}
-		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease);
+		List<ClaimedJob> jobs = store.claim(queue, handlers.servedVersions(), free, owner, lease, false);
 		List<ClaimedJob> starting = jobs.subList(0, Math.min(jobs.size(), startAtOnce));
 		return new Claim(jobs, confirm(starting) ? starting.size() : 0);
 	}

@@ -25,19 +25,17 @@ public interface ClaimStore {
 	 * caller reads, stay ready, untouched, for a node that serves them; so do all jobs of a paused queue and
 	 * those of a paused kind ({@link PauseStore#pause}). Never hands the same job to two callers.
 	 *
-	 * @param versions per kind the caller serves, the newest payload version it reads
-	 */
-	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease);
-
-	/**
-	 * Claims as {@link #claim}, for a worker that starts the jobs as soon as they arrive, the claim confirmed by its
-	 * own update as {@link #confirm} would confirm it, which spares the worker that statement. A claim that fails may
-	 * have committed with its answer lost: the caller then takes the confirmation back
+	 * <p>A worker that starts every job as soon as it arrives claims them {@code confirmed}: the claim's own update
+	 * confirms them as {@link #confirm} would, which spares the worker that statement. A confirmed claim that fails
+	 * may have committed with its answer lost: the caller then takes the confirmation back
 	 * ({@link #takeBackConfirmations}) before it claims again, so that the reaper gives back the attempts of a claim
-	 * whose answer never arrived, as for {@link #claim}.
+	 * whose answer never arrived, as for an unconfirmed one.
+	 *
+	 * @param versions per kind the caller serves, the newest payload version it reads
+	 * @param confirmed whether the claim confirms the jobs it takes
 	 */
-	List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease);
+	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease,
+			boolean confirmed);
 
 	/**
 	 * Takes back the confirmation of every running job of {@code queue} leased to {@code owner} but those of

@@ -68,7 +68,8 @@ public abstract class BulkContractTest {
 			.mapToObj(i -> new NewJob("default", "many", "{}", 1, 5, null, Duration.ZERO, 1, null))
 			.toList();
 		fixture.store().enqueues().enqueueAll(batch);
-		List<ClaimedJob> claimed = fixture.store().claims().claim("default", Map.of("many", 1), 1_205, "bulk", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = fixture.store().claims().claim("default", Map.of("many", 1), 1_205, "bulk", Duration.ofMinutes(5),
+				false);
 		claimed.forEach(job -> assertThat(fixture.store().outcomes().fail(job.lease(), "boom")).isTrue());
 
 		assertThat(fixture.queue().retryAll(JobQuery.all().queue("default").states(JobState.dead))).isEqualTo(1_205);
@@ -93,7 +94,8 @@ public abstract class BulkContractTest {
 		fixture.declareExternal("keyed");
 		long first = fixture.queue().enqueue("keyed", "a", EnqueueOptions.defaults().concurrencyKey("k").maxAttempts(1));
 		await().atMost(Duration.ofMinutes(1)).until(() -> fixture.state(first) == JobState.ready);
-		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("keyed", 1), 1, "bulk", Duration.ofMinutes(5)).get(0);
+		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("keyed", 1), 1, "bulk", Duration.ofMinutes(5),
+				false).get(0);
 		assertThat(fixture.store().outcomes().fail(claimed.lease(), "boom")).isTrue();
 		long holder = fixture.queue().enqueue("keyed", "b", EnqueueOptions.defaults().concurrencyKey("k"));
 		await().atMost(Duration.ofMinutes(1)).until(() -> fixture.state(holder) == JobState.ready);

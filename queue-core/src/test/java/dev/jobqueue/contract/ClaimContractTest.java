@@ -64,7 +64,7 @@ public abstract class ClaimContractTest {
 	void enqueueClaimCompleteEndsSucceededWithTheResult() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
 
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 10, "worker-1", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 10, "worker-1", LEASE, false);
 
 		assertThat(claimed).singleElement().satisfies(job -> {
 			assertThat(job.id()).isEqualTo(id);
@@ -93,7 +93,8 @@ public abstract class ClaimContractTest {
 		long sameTimeFirst = enqueue("same-1", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 		long sameTimeSecond = enqueue("same-2", EnqueueOptions.defaults().runAt(past.plusSeconds(30)));
 
-		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claims().claim("default", KINDS, 1, "w", LEASE))
+		List<Long> oneByOne = java.util.stream.Stream.generate(() -> store.claims().claim("default", KINDS, 1, "w", LEASE,
+				false))
 			.limit(5)
 			.map(jobs -> jobs.get(0).id())
 			.toList();
@@ -107,7 +108,7 @@ public abstract class ClaimContractTest {
 		long high = enqueue("high", EnqueueOptions.defaults().priority(0));
 		enqueue("other", EnqueueOptions.defaults().priority(9));
 
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE, false);
 
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(high, low);
 	}
@@ -123,7 +124,7 @@ public abstract class ClaimContractTest {
 		long sixEarly = enqueue("six-early", EnqueueOptions.defaults().priority(6).runAt(past));
 		enqueue("seven", EnqueueOptions.defaults().priority(7).runAt(past));
 
-		assertThat(store.claims().claim("default", KINDS, 4, "w", LEASE)).extracting(ClaimedJob::id)
+		assertThat(store.claims().claim("default", KINDS, 4, "w", LEASE, false)).extracting(ClaimedJob::id)
 			.containsExactly(fiveEarly, fiveLate, sixEarly, sixLate);
 	}
 
@@ -132,21 +133,22 @@ public abstract class ClaimContractTest {
 		enqueue("later", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long due = enqueue("due", EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(1)));
 
-		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE)).extracting(ClaimedJob::id).containsExactly(due);
+		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE,
+				false)).extracting(ClaimedJob::id).containsExactly(due);
 	}
 
 	@Test
 	void claimsOnlyFromTheQueueAsked() {
 		enqueue("mail", EnqueueOptions.defaults().queue("mail"));
 
-		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE)).isEmpty();
-		assertThat(store.claims().claim("mail", KINDS, 10, "w", LEASE)).hasSize(1);
+		assertThat(store.claims().claim("default", KINDS, 10, "w", LEASE, false)).isEmpty();
+		assertThat(store.claims().claim("mail", KINDS, 10, "w", LEASE, false)).hasSize(1);
 	}
 
 	@Test
 	void aRetriedJobWaitsForItsBackoffAndKeepsTheError() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 
 		assertThat(store.outcomes().retryLater(job.lease(), Duration.ofHours(1), "boom")).isTrue();
 
@@ -154,18 +156,18 @@ public abstract class ClaimContractTest {
 		assertThat(retried.state()).isEqualTo(JobState.ready);
 		assertThat(retried.lastError()).isEqualTo("boom");
 		assertThat(retried.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
-		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE)).isEmpty();
+		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE, false)).isEmpty();
 	}
 
 	@Test
 	void aStaleWorkersWritesChangeNothingOnceTheJobWasReapedAndReclaimed() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "stale", LEASE).get(0);
+		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "stale", LEASE, false).get(0);
 		store.claims().confirm("stale", List.of(stale.lease()));
 		store.claims().heartbeat("stale", List.of(stale.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
-		ClaimedJob fresh = store.claims().claim("default", KINDS, 1, "fresh", LEASE).get(0);
+		ClaimedJob fresh = store.claims().claim("default", KINDS, 1, "fresh", LEASE, false).get(0);
 		assertThat(fresh.lease().token()).isGreaterThan(stale.lease().token());
 
 		assertThat(store.outcomes().complete(stale.lease(), null)).isFalse();
@@ -187,7 +189,7 @@ public abstract class ClaimContractTest {
 	@RepeatedTest(100)
 	void aCompletionRacingTheReaperIsNeverUndone() throws Exception {
 		long id = enqueue("race", EnqueueOptions.defaults());
-		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false).get(0);
 		awaitLeaseExpiry();
 		CyclicBarrier start = new CyclicBarrier(2);
 		ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -222,7 +224,7 @@ public abstract class ClaimContractTest {
 	void completeAllWritesEveryHeldLeaseInOneCall() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE, false);
 
 		Set<Lease> lost = store.outcomes().completeAll(claimed.stream().map(j -> new Completion(j.lease(), "1")).toList());
 
@@ -239,12 +241,12 @@ public abstract class ClaimContractTest {
 		enqueue("held", EnqueueOptions.defaults());
 		enqueue("running again", EnqueueOptions.defaults());
 		enqueue("finished again", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 3, "stale", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 3, "stale", LEASE, false);
 		ClaimedJob held = claimed.get(0);
 		store.claims().heartbeat("stale", List.of(claimed.get(1).lease(), claimed.get(2).lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(2);
-		List<ClaimedJob> fresh = store.claims().claim("default", KINDS, 2, "fresh", LEASE);
+		List<ClaimedJob> fresh = store.claims().claim("default", KINDS, 2, "fresh", LEASE, false);
 		ClaimedJob finishedAgain = fresh.stream().filter(j -> j.id() == claimed.get(2).id()).findFirst().orElseThrow();
 		assertThat(store.outcomes().complete(finishedAgain.lease(), "\"fresh\"")).isTrue();
 
@@ -259,7 +261,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void theUnfinishedCountsAreTheReadyAndRunningJobsOfEachQueueAndNothingFinished() {
 		store.enqueues().enqueueAll(List.of(newJob("default"), newJob("default"), newJob("default"), newJob("mail")));
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", LEASE, false);
 		assertThat(store.outcomes().complete(claimed.get(0).lease(), null)).isTrue();
 
 		assertThat(store.telemetry().countUnfinishedByQueue()).isEqualTo(Map.of(
@@ -274,10 +276,10 @@ public abstract class ClaimContractTest {
 	void aBatchHoldingTwoLeasesOfOneJobWritesTheCurrentOneAndEachResultToItsOwnJob() {
 		long first = enqueue("a", EnqueueOptions.defaults());
 		long second = enqueue("b", EnqueueOptions.defaults());
-		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob stale = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false).get(0);
 		awaitLeaseExpiry();
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
-		List<ClaimedJob> current = store.claims().claim("default", KINDS, 2, "w", LEASE);
+		List<ClaimedJob> current = store.claims().claim("default", KINDS, 2, "w", LEASE, false);
 		ClaimedJob again = current.stream().filter(j -> j.id() == stale.id()).findFirst().orElseThrow();
 		ClaimedJob other = current.stream().filter(j -> j.id() != stale.id()).findFirst().orElseThrow();
 
@@ -301,7 +303,7 @@ public abstract class ClaimContractTest {
 				fixture.queue().enqueueAll(java.util.stream.IntStream.range(0, 200)
 					.mapToObj(i -> new dev.jobqueue.JobQueue.NewJobRequest("greet", new Greeting("n", i)))
 					.toList());
-				List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 200, "w", LEASE);
+				List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 200, "w", LEASE, false);
 				List<Completion> completions = claimed.stream().map(j -> new Completion(j.lease(), null)).toList();
 				List<Lease> descending = claimed.stream().map(ClaimedJob::lease)
 					.sorted(java.util.Comparator.comparingLong(Lease::jobId).reversed())
@@ -329,7 +331,7 @@ public abstract class ClaimContractTest {
 	void theHeartbeatExtendsHeldLeasesOnly() {
 		enqueue("a", EnqueueOptions.defaults());
 		enqueue("b", EnqueueOptions.defaults());
-		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", Duration.ofSeconds(2));
+		List<ClaimedJob> claimed = store.claims().claim("default", KINDS, 2, "w", Duration.ofSeconds(2), false);
 		Instant before = fixture.job(claimed.get(0).id()).leaseExpiresAt();
 
 		Set<Lease> held = store.claims().heartbeat("w", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofHours(1));
@@ -343,8 +345,8 @@ public abstract class ClaimContractTest {
 	void theReaperLeavesLiveLeasesAloneAndKillsJobsWithNoAttemptsLeft() {
 		long live = enqueue("live", EnqueueOptions.defaults());
 		long spent = enqueue("spent", EnqueueOptions.defaults().maxAttempts(1));
-		store.claims().claim("default", KINDS, 1, "w", LEASE);
-		ClaimedJob dying = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		store.claims().claim("default", KINDS, 1, "w", LEASE, false);
+		ClaimedJob dying = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 		store.claims().confirm("w", List.of(dying.lease()));
 		store.claims().heartbeat("w", List.of(dying.lease()), Duration.ofMillis(1));
 		awaitLeaseExpiry();
@@ -360,7 +362,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aClaimItsWorkerNeverConfirmedGetsItsAttemptBackWhenReaped() {
 		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
-		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false);
 		awaitLeaseExpiry();
 
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
@@ -369,14 +371,14 @@ public abstract class ClaimContractTest {
 		assertThat(job.state()).isEqualTo(JobState.ready);
 		assertThat(job.attempt()).isZero();
 		assertThat(job.lastError()).contains("before its worker confirmed the claim");
-		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE)).singleElement()
+		assertThat(store.claims().claim("default", KINDS, 1, "w", LEASE, false)).singleElement()
 			.satisfies(again -> assertThat(again.attempt()).isEqualTo(1));
 	}
 
 	@Test
 	void aClaimConfirmedByItsUpdateKeepsItsAttemptWhenReaped() {
 		long id = enqueue("started at once", EnqueueOptions.defaults().maxAttempts(1));
-		assertThat(store.claims().claimConfirmed("default", KINDS, 1, "w", Duration.ofMillis(1))).singleElement()
+		assertThat(store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), true)).singleElement()
 			.satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
 		awaitLeaseExpiry();
 
@@ -399,10 +401,10 @@ public abstract class ClaimContractTest {
 		long otherQueue = enqueue("other queue", EnqueueOptions.defaults().maxAttempts(1).queue("other"));
 		long otherOwner = enqueue("other owner", EnqueueOptions.defaults().maxAttempts(1));
 		Duration moment = Duration.ofMillis(1);
-		ClaimedJob kept = store.claims().claimConfirmed("default", KINDS, 1, "w", moment).get(0);
-		store.claims().claimConfirmed("default", KINDS, 1, "w", moment);
-		store.claims().claimConfirmed("other", KINDS, 1, "w", moment);
-		store.claims().claimConfirmed("default", KINDS, 1, "someone-else", moment);
+		ClaimedJob kept = store.claims().claim("default", KINDS, 1, "w", moment, true).get(0);
+		store.claims().claim("default", KINDS, 1, "w", moment, true);
+		store.claims().claim("other", KINDS, 1, "w", moment, true);
+		store.claims().claim("default", KINDS, 1, "someone-else", moment, true);
 
 		store.claims().takeBackConfirmations("w", "default", List.of(kept.lease()));
 
@@ -417,7 +419,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void takingBackConfirmationsWithNothingHeldUnconfirmsEveryRunningJobOfTheOwnersQueue() {
 		long id = enqueue("lost", EnqueueOptions.defaults().maxAttempts(1));
-		store.claims().claimConfirmed("default", KINDS, 1, "w", Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), true);
 
 		store.claims().takeBackConfirmations("w", "default", List.of());
 
@@ -430,7 +432,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aHeartbeatConfirmsNoClaimSoAJobThatWaitedInLineGetsItsAttemptBackWhenReaped() {
 		long id = enqueue("waited in line", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 		assertThat(store.claims().heartbeat("w", List.of(claimed.lease()), Duration.ofMillis(1))).hasSize(1);
 		awaitLeaseExpiry();
 
@@ -444,7 +446,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aConfirmedStartStaysCountedWhenReapedAndItsLeaseIsNotExtended() {
 		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false).get(0);
 		Instant expiry = fixture.job(id).leaseExpiresAt();
 
 		assertThat(store.claims().confirmStarts("w", List.of(claimed.lease()))).containsExactly(claimed.lease());
@@ -467,8 +469,8 @@ public abstract class ClaimContractTest {
 				fixture.queue().enqueue(kind, new Greeting(queue, 1), EnqueueOptions.defaults().queue(queue));
 			}
 		}
-		List<ClaimedJob> open = store.claims().claim("open", kinds, 2, "w", LEASE);
-		List<ClaimedJob> paused = store.claims().claim("paused", kinds, 2, "w", LEASE);
+		List<ClaimedJob> open = store.claims().claim("open", kinds, 2, "w", LEASE, false);
+		List<ClaimedJob> paused = store.claims().claim("paused", kinds, 2, "w", LEASE, false);
 		ClaimedJob openGreeting = open.stream().filter(job -> job.kind().equals("greet")).findFirst().orElseThrow();
 		ClaimedJob openWelcome = open.stream().filter(job -> job.kind().equals("welcome")).findFirst().orElseThrow();
 		fixture.queue().pause("paused");
@@ -491,16 +493,16 @@ public abstract class ClaimContractTest {
 	@Test
 	void aHandedBackJobIsReadyAtOnceWithItsAttemptGivenBackAndKeepsItsRelease() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 
 		assertThat(store.outcomes().handBack(job.lease())).isTrue();
 		assertThat(store.outcomes().handBack(job.lease())).isFalse();
 
 		assertThat(fixture.job(id).state()).isEqualTo(JobState.ready);
 		assertThat(fixture.job(id).attempt()).isZero();
-		ClaimedJob again = store.claims().claim("default", KINDS, 1, "other", LEASE).get(0);
+		ClaimedJob again = store.claims().claim("default", KINDS, 1, "other", LEASE, false).get(0);
 		assertThat(store.outcomes().handBack(again.lease())).isTrue();
-		ClaimedJob third = store.claims().claim("default", KINDS, 1, "other", LEASE).get(0);
+		ClaimedJob third = store.claims().claim("default", KINDS, 1, "other", LEASE, false).get(0);
 		assertThat(store.outcomes().release(third.lease())).isTrue();
 		assertThat(fixture.job(id).attempt()).isZero();
 	}
@@ -508,7 +510,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aClaimConfirmedByItsOwnerStaysCountedWhenReapedAndItsLeaseIsNotExtended() {
 		long id = enqueue("worker died", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false).get(0);
 		Instant expiry = fixture.job(id).leaseExpiresAt();
 
 		store.claims().confirm("w", List.of(claimed.lease()));
@@ -525,7 +527,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aConfirmationByAnotherOwnerOrOfAnOlderLeaseConfirmsNothing() {
 		long id = enqueue("lost answer", EnqueueOptions.defaults().maxAttempts(1));
-		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1)).get(0);
+		ClaimedJob claimed = store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false).get(0);
 
 		store.claims().confirm("someone-else", List.of(claimed.lease()));
 		store.claims().confirm("w", List.of(new Lease(id, claimed.lease().token() - 1)));
@@ -540,12 +542,12 @@ public abstract class ClaimContractTest {
 	void theReaperGivesBackUnconfirmedAttemptsOnlySoOftenThenCountsThem() {
 		long id = enqueue("kills its worker at once", EnqueueOptions.defaults().maxAttempts(1));
 		for (int reap = 1; reap <= MaintenanceStore.MAX_UNCONFIRMED_REAPS; reap++) {
-			store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+			store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false);
 			awaitLeaseExpiry();
 			assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 			assertThat(fixture.state(id)).as("after unconfirmed reap %d", reap).isEqualTo(JobState.ready);
 		}
-		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1));
+		store.claims().claim("default", KINDS, 1, "w", Duration.ofMillis(1), false);
 		awaitLeaseExpiry();
 
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
@@ -556,19 +558,21 @@ public abstract class ClaimContractTest {
 	@Test
 	void aReleasedJobIsReadyAtOnceWithItsAttemptGivenBack() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		ClaimedJob job = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 
 		assertThat(store.outcomes().release(job.lease())).isTrue();
 
 		assertThat(fixture.job(id).attempt()).isZero();
-		assertThat(store.claims().claim("default", KINDS, 1, "other", LEASE)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(store.claims().claim("default", KINDS, 1, "other", LEASE,
+				false)).extracting(ClaimedJob::id).containsExactly(id);
 	}
 
 	@Test
 	void aJobIsReleasedWithItsAttemptGivenBackOnlyOnce() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		assertThat(store.outcomes().release(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease())).isTrue();
-		ClaimedJob again = store.claims().claim("default", KINDS, 1, "w", LEASE).get(0);
+		assertThat(store.outcomes().release(store.claims().claim("default", KINDS, 1, "w", LEASE,
+				false).get(0).lease())).isTrue();
+		ClaimedJob again = store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0);
 
 		assertThat(store.outcomes().release(again.lease())).isFalse();
 
@@ -580,7 +584,7 @@ public abstract class ClaimContractTest {
 	@Test
 	void aDeadJobCanBeRetriedByAnOperator() {
 		long id = enqueue("Ada", EnqueueOptions.defaults());
-		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "broken");
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0).lease(), "broken");
 
 		assertThat(fixture.queue().retry(id)).isTrue();
 
@@ -592,12 +596,12 @@ public abstract class ClaimContractTest {
 	@Test
 	void thePrunerDeletesOnlyFinishedJobsPastTheirRetention() {
 		long succeeded = enqueue("done", EnqueueOptions.defaults());
-		store.outcomes().complete(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), null);
+		store.outcomes().complete(store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0).lease(), null);
 		long dead = enqueue("dead", EnqueueOptions.defaults());
-		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0).lease(), "x");
 		long ready = enqueue("ready", EnqueueOptions.defaults().delay(Duration.ofHours(1)));
 		long running = enqueue("running", EnqueueOptions.defaults());
-		store.claims().claim("default", KINDS, 1, "w", LEASE);
+		store.claims().claim("default", KINDS, 1, "w", LEASE, false);
 
 		assertThat(store.maintenance().prune(Duration.ofHours(1), Duration.ofHours(1), 100)).isZero();
 		assertThat(store.maintenance().prune(Duration.ZERO, Duration.ofDays(14), 100)).isEqualTo(1);
@@ -614,7 +618,7 @@ public abstract class ClaimContractTest {
 		long holder = jobs.deadHoldingKey("default", "greet", "ledger-1");
 		long next = jobs.blockedOnKey("default", "greet", "ledger-1");
 		long deadWithoutHold = enqueue("dead", EnqueueOptions.defaults());
-		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE).get(0).lease(), "x");
+		store.outcomes().fail(store.claims().claim("default", KINDS, 1, "w", LEASE, false).get(0).lease(), "x");
 
 		assertThat(store.maintenance().prune(Duration.ZERO, Duration.ZERO, 100)).isEqualTo(1);
 		store.promotions().promote(Set.of("ledger-1"));

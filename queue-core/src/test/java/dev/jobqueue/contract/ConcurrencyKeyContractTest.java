@@ -272,7 +272,7 @@ public abstract class ConcurrencyKeyContractTest {
 		long second = fixture.queue().enqueue("work", new Greeting("a", 1), key("tenant-a"));
 		await().atMost(WAIT).until(() -> fixture.state(first) == JobState.ready);
 		long plain = fixture.queue().enqueue("work", new Greeting("b", 0));
-		fixture.store().claims().claim("default", Map.of("work", 1), 1, "w", Duration.ofSeconds(30));
+		fixture.store().claims().claim("default", Map.of("work", 1), 1, "w", Duration.ofSeconds(30), false);
 		fixture.jdbc().sql("UPDATE jobqueue_job SET state = 'succeeded', finished_at = created_at WHERE id = :id")
 			.param("id", first).update();
 

@@ -254,7 +254,8 @@ public abstract class EnqueueContractTest {
 		assertThat(fixture.queue().cancel(id)).isFalse();
 		assertThat(fixture.state(id)).isEqualTo(JobState.cancelled);
 		assertThat(fixture.job(id).finishedAt()).isNotNull();
-		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1), 10, "w", Duration.ofSeconds(30))).isEmpty();
+		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1), 10, "w", Duration.ofSeconds(30),
+				false)).isEmpty();
 	}
 
 	@Test

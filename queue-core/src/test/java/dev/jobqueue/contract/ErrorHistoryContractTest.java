@@ -52,9 +52,9 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aTimeoutThenAReapReadAsTwoEntriesInOrder() throws InterruptedException {
 		long id = enqueue(3);
-		ClaimedJob first = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		ClaimedJob first = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE, false).get(0);
 		assertThat(store.outcomes().retryLater(first.lease(), Duration.ZERO, "timeout")).isTrue();
-		store.claims().claim("default", Map.of("greet", 1), 1, "node-b", Duration.ofMillis(1));
+		store.claims().claim("default", Map.of("greet", 1), 1, "node-b", Duration.ofMillis(1), false);
 		Thread.sleep(20);
 		assertThat(store.maintenance().reapExpired(10)).isEqualTo(1);
 
@@ -77,10 +77,10 @@ public abstract class ErrorHistoryContractTest {
 	void aJobThatSucceedsAfterAFailureHasNoLastErrorButKeepsTheFailureInItsHistory() {
 		long once = enqueue(3);
 		long batched = enqueue(3);
-		for (ClaimedJob failed : store.claims().claim("default", Map.of("greet", 1), 2, "node-a", LEASE)) {
+		for (ClaimedJob failed : store.claims().claim("default", Map.of("greet", 1), 2, "node-a", LEASE, false)) {
 			assertThat(store.outcomes().retryLater(failed.lease(), Duration.ZERO, "timeout")).isTrue();
 		}
-		List<ClaimedJob> retried = store.claims().claim("default", Map.of("greet", 1), 2, "node-b", LEASE);
+		List<ClaimedJob> retried = store.claims().claim("default", Map.of("greet", 1), 2, "node-b", LEASE, false);
 		ClaimedJob alone = retried.stream().filter(job -> job.id() == once).findFirst().orElseThrow();
 		ClaimedJob inBatch = retried.stream().filter(job -> job.id() == batched).findFirst().orElseThrow();
 
@@ -97,7 +97,7 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aFailureThatKillsTheJobIsTheLastEntry() {
 		long id = enqueue(1);
-		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE, false).get(0);
 
 		assertThat(store.outcomes().fail(claimed.lease(), "card declined")).isTrue();
 
@@ -115,7 +115,7 @@ public abstract class ErrorHistoryContractTest {
 		String longError = "x".repeat(5_000);
 		int failures = Job.AttemptError.MAX_ENTRIES + 3;
 		for (int attempt = 1; attempt <= failures; attempt++) {
-			ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+			ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE, false).get(0);
 			String error = attempt == failures ? longError : "failure " + attempt;
 			assertThat(store.outcomes().retryLater(claimed.lease(), Duration.ZERO, error)).isTrue();
 		}
@@ -135,7 +135,7 @@ public abstract class ErrorHistoryContractTest {
 	@Test
 	void aJobThatNeverFailedHasNoHistory() {
 		long id = enqueue(3);
-		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE).get(0);
+		ClaimedJob claimed = store.claims().claim("default", Map.of("greet", 1), 1, "node-a", LEASE, false).get(0);
 		assertThat(store.outcomes().complete(claimed.lease(), null)).isTrue();
 
 		assertThat(fixture.job(id).errors()).isEmpty();

@@ -286,7 +286,7 @@ public abstract class ExplainContractTest {
 
 	/** Claims the first due job of the default queue for {@link #NODE}, which never finishes it on its own. */
 	private ClaimedJob claim() {
-		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1, NODE, LEASE);
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1, NODE, LEASE, false);
 		assertThat(claimed).hasSize(1);
 		return claimed.get(0);
 	}

@@ -75,7 +75,7 @@ public abstract class FreedSlotContractTest {
 		await().atMost(Duration.ofSeconds(5)).until(() -> fixture.state(crashed) == JobState.ready);
 		// Started (confirmed), then the node died: its lease runs out and the reap charges the last attempt.
 		List<ClaimedJob> claimed = fixture.store().claims().claim(ELSEWHERE, Map.of("greet", 1), 1, "crashed-node",
-				Duration.ofSeconds(1));
+				Duration.ofSeconds(1), false);
 		assertThat(claimed).hasSize(1);
 		fixture.store().claims().confirm("crashed-node", List.of(claimed.get(0).lease()));
 		long next = fixture.queue().enqueue("greet", new Greeting("next", 1),

@@ -74,14 +74,16 @@ public abstract class KindsContractTest {
 		long report = fixture.queue().enqueue("report", new Greeting("c", 1), urgent);
 		long welcome = fixture.queue().enqueue("welcome", new Greeting("d", 1));
 
-		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1, "welcome", 1), 10, "w", Duration.ofSeconds(30)))
+		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1, "welcome", 1), 10, "w", Duration.ofSeconds(30),
+				false))
 			.extracting(ClaimedJob::id)
 			.containsExactly(urgentWelcome, greet, welcome);
 		Job untouched = fixture.job(report);
 		assertThat(untouched.state()).isEqualTo(JobState.ready);
 		assertThat(untouched.attempt()).isZero();
 		assertThat(untouched.leaseOwner()).isNull();
-		assertThat(fixture.store().claims().claim("default", Map.of(), 10, "w", Duration.ofSeconds(30))).isEmpty();
+		assertThat(fixture.store().claims().claim("default", Map.of(), 10, "w", Duration.ofSeconds(30),
+				false)).isEmpty();
 	}
 
 	@Test

@@ -107,7 +107,7 @@ public abstract class LeaseFenceContractTest {
 		long id = fixture.queue().enqueue("late", new Greeting("Ada", 1));
 		// The first claim's answer arrives only once its lease has run out and the job was reaped.
 		AtomicBoolean heldBack = new AtomicBoolean();
-		JobStore slowClaim = InterceptedStore.aroundClaims(fixture.store(), (args, proceed) -> {
+		JobStore slowClaim = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
 			Object claimed = proceed.call();
 			if (!((List<?>) claimed).isEmpty() && heldBack.compareAndSet(false, true)) {
 				await().atMost(WAIT).until(() -> fixture.state(id) == JobState.ready);
@@ -134,7 +134,7 @@ public abstract class LeaseFenceContractTest {
 		fixture.handle("lost", Greeting.class, (greeting, context) -> attempts.add(context.attempt()));
 		AtomicBoolean answerLost = new AtomicBoolean();
 		AtomicInteger takeBacks = new AtomicInteger();
-		JobStore losing = InterceptedStore.around(fixture.store(), "claimConfirmed", (args, proceed) -> {
+		JobStore losing = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
 			Object claimed = proceed.call();
 			if (!((List<?>) claimed).isEmpty() && answerLost.compareAndSet(false, true)) {
 				throw new DataAccessResourceFailureException("the connection was cut after the claim committed");

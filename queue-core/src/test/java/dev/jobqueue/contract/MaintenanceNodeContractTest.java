@@ -109,7 +109,8 @@ public abstract class MaintenanceNodeContractTest {
 	private void expireClaimsOfADeadWorker(int count) {
 		IntStream.range(0, count)
 			.forEach(i -> fixture.queue().enqueue("greet", new Greeting("Ada", i), EnqueueOptions.defaults().queue(ELSEWHERE)));
-		assertThat(fixture.store().claims().claim(ELSEWHERE, Map.of("greet", 1), count, "dead-worker", Duration.ofMillis(1)))
+		assertThat(fixture.store().claims().claim(ELSEWHERE, Map.of("greet", 1), count, "dead-worker", Duration.ofMillis(1),
+				false))
 			.hasSize(count);
 	}
 }

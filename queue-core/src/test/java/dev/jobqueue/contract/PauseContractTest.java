@@ -240,7 +240,8 @@ public abstract class PauseContractTest {
 	}
 
 	private List<Long> claim(String queue) {
-		return fixture.store().claims().claim(queue, SERVED, 10, "test", LEASE).stream().map(ClaimedJob::id).toList();
+		return fixture.store().claims().claim(queue, SERVED, 10, "test", LEASE,
+				false).stream().map(ClaimedJob::id).toList();
 	}
 
 	private List<Long> enqueue(int count) {
@@ -249,7 +250,7 @@ public abstract class PauseContractTest {
 
 	/** The database's store, its claims counted once they have answered. */
 	private JobStore counting(AtomicInteger claims) {
-		return InterceptedStore.aroundClaims(fixture.store(), (args, proceed) -> {
+		return InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
 			Object claimed = proceed.call();
 			claims.incrementAndGet();
 			return claimed;

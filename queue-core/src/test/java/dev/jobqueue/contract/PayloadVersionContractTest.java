@@ -158,7 +158,8 @@ public abstract class PayloadVersionContractTest {
 				EnqueueOptions.defaults().payloadVersion(3).priority(0));
 		long older = fixture.queue().enqueue("greet", new Greeting("Alan", 1));
 
-		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1), 10, "old", Duration.ofSeconds(30)))
+		assertThat(fixture.store().claims().claim("default", Map.of("greet", 1), 10, "old", Duration.ofSeconds(30),
+				false))
 			.singleElement()
 			.satisfies(job -> assertThat(job.id()).isEqualTo(older))
 			.satisfies(job -> assertThat(job.payloadVersion()).isEqualTo(1));
@@ -168,7 +169,8 @@ public abstract class PayloadVersionContractTest {
 		assertThat(untouched.leaseOwner()).isNull();
 		assertThat(untouched.payloadVersion()).isEqualTo(3);
 
-		assertThat(fixture.store().claims().claim("default", Map.of("greet", 3), 10, "new", Duration.ofSeconds(30)))
+		assertThat(fixture.store().claims().claim("default", Map.of("greet", 3), 10, "new", Duration.ofSeconds(30),
+				false))
 			.extracting(ClaimedJob::id, ClaimedJob::payloadVersion)
 			.containsExactly(tuple(newer, 3));
 	}

@@ -84,7 +84,8 @@ public abstract class PromotionRaceContractTest {
 		long running = enqueue(store);
 		long dead = enqueue(store);
 		store.promotions().promote(Set.of(KEY));
-		List<ClaimedJob> claimed = store.claims().claim(QUEUE, Map.of(KIND, 1), 2, "race-test", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claims().claim(QUEUE, Map.of(KIND, 1), 2, "race-test", Duration.ofMinutes(5),
+				false);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(running, dead);
 		assertThat(store.outcomes().fail(claimed.get(1).lease(), "dead before the race")).isTrue();
 		long promotedFirst = enqueue(store);

@@ -81,7 +81,8 @@ public abstract class RetryDeadContractTest {
 
 	private long deadJob(EnqueueOptions options) {
 		long id = fixture.queue().enqueue("greet", new Greeting("Ada", 1), options.maxAttempts(1));
-		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("greet", 1), 1, "retry-test", Duration.ofMinutes(1))
+		ClaimedJob claimed = fixture.store().claims().claim("default", Map.of("greet", 1), 1, "retry-test", Duration.ofMinutes(1),
+				false)
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(fixture.store().outcomes().fail(claimed.lease(), "boom")).isTrue();

@@ -95,7 +95,8 @@ public abstract class TelemetryContractTest {
 		store.enqueues().enqueue(job("mail", 5, Duration.ZERO));
 		database().testHooks().bringReadyForward(Duration.ofMinutes(10));
 
-		assertThat(store.claims().claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(store.claims().claim("mail", Map.of("greet", 1), 1, "node", Duration.ofMinutes(1),
+				false)).hasSize(1);
 		assertThat(store.telemetry().oldestReadyAge("mail")).isZero();
 	}
 
@@ -105,7 +106,8 @@ public abstract class TelemetryContractTest {
 				job("mail", 5, Duration.ZERO)));
 		long unstarted = store.enqueues().enqueue(job("reports", 5, Duration.ZERO)).id();
 		store.enqueues().enqueue(job("reports", 5, Duration.ZERO));
-		List<ClaimedJob> claimed = store.claims().claim("mail", Map.of("greet", 1), 3, "node", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("mail", Map.of("greet", 1), 3, "node", Duration.ofMinutes(1),
+				false);
 		store.outcomes().complete(claimed.get(0).lease(), null);
 		store.outcomes().complete(claimed.get(1).lease(), null);
 		store.outcomes().fail(claimed.get(2).lease(), "boom");

@@ -110,7 +110,8 @@ public abstract class TransitionContractTest {
 
 	private static boolean apply(JobStore store, Case row, Subject subject, String key) throws InterruptedException {
 		return switch (row.event()) {
-			case CLAIM -> !store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, Duration.ofMinutes(5)).isEmpty();
+			case CLAIM -> !store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, Duration.ofMinutes(5),
+					false).isEmpty();
 			case SUCCEED -> store.outcomes().complete(subject.lease(), null);
 			case RETRY, RETRY_AFTER -> store.outcomes().retryLater(subject.lease(), Duration.ofMinutes(1), "failed in the case");
 			case FAIL -> store.outcomes().fail(subject.lease(), "failed in the case");
@@ -155,7 +156,7 @@ public abstract class TransitionContractTest {
 	}
 
 	private static Lease claim(JobStore store, long id, Duration lease) {
-		List<ClaimedJob> claimed = store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, lease);
+		List<ClaimedJob> claimed = store.claims().claim(QUEUE, Map.of(KIND, 1), 1, OWNER, lease, false);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
 		return claimed.get(0).lease();
 	}

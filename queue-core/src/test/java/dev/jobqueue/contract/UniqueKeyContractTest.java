@@ -104,7 +104,7 @@ public abstract class UniqueKeyContractTest {
 	void aDeadJobIsRetriedWhileAJobOfAnotherKindHoldsItsKey() {
 		long dead = fixture.queue().enqueue("greet", new Greeting("Ada", 1), KEY.maxAttempts(1));
 		ClaimedJob claimed = fixture.store()
-			.claims().claim("default", Map.of("greet", 1), 1, "worker", Duration.ofMinutes(1))
+			.claims().claim("default", Map.of("greet", 1), 1, "worker", Duration.ofMinutes(1), false)
 			.get(0);
 		fixture.store().outcomes().fail(claimed.lease(), "boom");
 		long other = fixture.queue().enqueue("slow", new Greeting("Bob", 2), KEY);

@@ -48,7 +48,8 @@ class MysqlBulkStatementsTest {
 	void heartbeatsAndBatchedCompletionsTellHeldLeasesFromLostOnes() {
 		database.reset();
 		database.store().enqueues().enqueueAll(IntStream.range(0, 3).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 3, "w", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 3, "w", Duration.ofMinutes(1),
+				false);
 		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
 		Lease cancelled = leases.get(0);
 		database.store().writes().cancel(cancelled.jobId());

@@ -51,7 +51,8 @@ class MysqlClaimReadsTest {
 	@Test
 	void aClaimWithNothingDueReadsAFewEntries() {
 		long before = handlerReads();
-		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1),
+				false);
 		long reads = handlerReads() - before;
 
 		assertThat(claimed).isEmpty();
@@ -62,7 +63,8 @@ class MysqlClaimReadsTest {
 	void aClaimOfTenDueJobsBehindFutureOnesReadsAboutTen() {
 		database.store().enqueues().enqueueAll(IntStream.range(0, 10).mapToObj(i -> job(5, Duration.ZERO)).toList());
 		long before = handlerReads();
-		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = database.store().claims().claim("default", SERVED, 10, "w", Duration.ofMinutes(1),
+				false);
 		long reads = handlerReads() - before;
 
 		assertThat(claimed).hasSize(10);

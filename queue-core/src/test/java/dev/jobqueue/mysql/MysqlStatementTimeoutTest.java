@@ -47,7 +47,7 @@ class MysqlStatementTimeoutTest {
 			timed.enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null,
 					null));
 			ClaimedJob job = timed.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
-					Duration.ofMinutes(1)).get(0);
+					Duration.ofMinutes(1), false).get(0);
 
 			try (Connection locker = database.dataSource().getConnection()) {
 				locker.setAutoCommit(false);

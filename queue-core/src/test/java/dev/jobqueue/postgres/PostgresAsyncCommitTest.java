@@ -51,7 +51,8 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void aBatchedCompletionCommitsAsynchronouslyAndLeavesTheConnectionsSettingAlone() {
-		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1),
+				false);
 		assertThat(synchronousCommit()).isEqualTo("on");
 		assertThat(settingInsideTransactionOf(
 				s -> s.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())))
@@ -63,7 +64,8 @@ class PostgresAsyncCommitTest {
 
 	@Test
 	void theConfirmationsCommitAsynchronouslyAndAHeartbeatDoesNot() {
-		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 2, "owner", Duration.ofMinutes(1),
+				false);
 		List<Lease> leases = claimed.stream().map(ClaimedJob::lease).toList();
 
 		assertThat(settingInsideTransactionOf(s -> s.claims().confirm("owner", leases))).isEqualTo("off");
@@ -89,7 +91,8 @@ class PostgresAsyncCommitTest {
 	}
 
 	private void claimOne(JobStore s) {
-		assertThat(s.claims().claim("default", Map.of("greet", 1), 1, "owner", Duration.ofMinutes(1))).hasSize(1);
+		assertThat(s.claims().claim("default", Map.of("greet", 1), 1, "owner", Duration.ofMinutes(1),
+				false)).hasSize(1);
 	}
 
 	private String synchronousCommit() {

@@ -49,7 +49,8 @@ class PostgresBatchPlanTest {
 	void aBatchOf500CompletionsAndHeartbeatsJoinsEachJobOnce() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, BATCH).mapToObj(i -> job()).toList());
-		List<Lease> leases = store.claims().claim("default", Map.of("greet", 1), BATCH, "owner", Duration.ofMinutes(1))
+		List<Lease> leases = store.claims().claim("default", Map.of("greet", 1), BATCH, "owner", Duration.ofMinutes(1),
+				false)
 			.stream()
 			.map(ClaimedJob::lease)
 			.toList();

@@ -64,7 +64,7 @@ class PostgresClaimPlanTest {
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1), false)).isEmpty();
 
 		assertThat(ExplainedPlans.readyIndexPagesRead(ExplainedPlans.claimPlan(notices))).isLessThanOrEqualTo(60);
 	}
@@ -79,7 +79,7 @@ class PostgresClaimPlanTest {
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1), false);
 
 		// Claim order: the first 32 of priority 6, enqueued together and so due together, by id.
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyElementsOf(dueAtSix.subList(0, 32));

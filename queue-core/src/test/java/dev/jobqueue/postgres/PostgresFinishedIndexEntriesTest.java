@@ -39,7 +39,8 @@ class PostgresFinishedIndexEntriesTest {
 	void succeededCompletionsWriteToTheFinishedQueueIndexAndNeverToTheCancelledAndDeadIndex() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, 1_001).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1_000, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1_000, "owner", Duration.ofMinutes(1),
+				false);
 
 		assertThat(store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 

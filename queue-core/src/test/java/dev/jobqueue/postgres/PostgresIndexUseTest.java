@@ -42,8 +42,9 @@ class PostgresIndexUseTest {
 	void completionsAndHeartbeatsLeaveTheReapersIndexAloneWhenRunningRowsAreRare() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_000, "owner", Duration.ofMinutes(1)));
-		List<ClaimedJob> running = store.claims().claim("default", Map.of("greet", 1), 20, "owner", Duration.ofMinutes(1));
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_000, "owner", Duration.ofMinutes(1), false));
+		List<ClaimedJob> running = store.claims().claim("default", Map.of("greet", 1), 20, "owner", Duration.ofMinutes(1),
+				false);
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = indexUse("jobqueue_job_lease_idx").scans();
 
@@ -60,8 +61,8 @@ class PostgresIndexUseTest {
 	void theUnfinishedCountsReadThePartialIndexesAndNeverScanTheTable() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_980, "owner", Duration.ofMinutes(1)));
-		store.claims().claim("default", Map.of("greet", 1), 5, "owner", Duration.ofMinutes(1));
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 2_980, "owner", Duration.ofMinutes(1), false));
+		store.claims().claim("default", Map.of("greet", 1), 5, "owner", Duration.ofMinutes(1), false);
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		long before = tableScans();
 
@@ -93,7 +94,7 @@ class PostgresIndexUseTest {
 	void thePrunerReadsOnlyTheFinishedRowsPastTheShorterRetentionAndLooksItsBatchUpById() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, 3_000).mapToObj(i -> job()).toList());
-		completeAll(store.claims().claim("default", Map.of("greet", 1), 3_000, "owner", Duration.ofMinutes(1)));
+		completeAll(store.claims().claim("default", Map.of("greet", 1), 3_000, "owner", Duration.ofMinutes(1), false));
 		jdbc.sql("""
 				UPDATE jobqueue_job SET finished_at = now() - interval '2 days'
 				WHERE id IN (SELECT id FROM jobqueue_job ORDER BY id LIMIT 100)""").update();
@@ -127,14 +128,14 @@ class PostgresIndexUseTest {
 		store.pauses().pause(PauseScope.kind, "welcome");
 		long pauseReads = pauseTableReads();
 
-		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1))).hasSize(100)
+		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1), false)).hasSize(100)
 			.allSatisfy(job -> assertThat(job.kind()).isEqualTo("greet"));
 
 		// One read for the queue's pause, one for the paused kinds: not one per row passed over.
 		assertThat(pauseTableReads() - pauseReads).isLessThanOrEqualTo(2);
 		store.pauses().pause(PauseScope.queue, "default");
 		long readyEntriesRead = indexUse("jobqueue_job_ready_idx").entriesRead();
-		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", served, 100, "owner", Duration.ofMinutes(1), false)).isEmpty();
 		assertThat(store.claims().nextDueWithin("default", served, Duration.ofMinutes(1))).isEmpty();
 		assertThat(indexUse("jobqueue_job_ready_idx").entriesRead()).isEqualTo(readyEntriesRead);
 	}

@@ -74,7 +74,7 @@ class PostgresReadyIndexCleanupTest {
 		jdbc.sql("ANALYZE jobqueue_job").update();
 		ExplainedPlans.explainEveryStatementWithItsGenericPlan(jdbc);
 
-		assertThat(store.claims().claim("default", SERVED, 10, "owner", Duration.ofMinutes(1))).hasSize(10);
+		assertThat(store.claims().claim("default", SERVED, 10, "owner", Duration.ofMinutes(1), false)).hasSize(10);
 
 		// Ten descents, one per priority, of two pages each (root and leaf) when no dead entries are in the way;
 		// with the 3,000 jobs' entries left in the index (the vacuum leaving the pass to PostgreSQL), 66 pages.
@@ -84,7 +84,8 @@ class PostgresReadyIndexCleanupTest {
 	/** Enqueues, claims and completes {@code count} jobs, and has the session report its dead rows. */
 	private void runJobs(int count) {
 		store.enqueues().enqueueAll(IntStream.range(0, count).mapToObj(i -> job()).toList());
-		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, count, "owner", Duration.ofMinutes(1));
+		List<ClaimedJob> claimed = store.claims().claim("default", SERVED, count, "owner", Duration.ofMinutes(1),
+				false);
 		assertThat(claimed).hasSize(count);
 		assertThat(store.outcomes().completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
 		jdbc.sql("SELECT pg_stat_force_next_flush()").query().singleValue();

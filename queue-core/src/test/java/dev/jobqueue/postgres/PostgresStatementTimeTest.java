@@ -54,8 +54,10 @@ class PostgresStatementTimeTest {
 	void aRetryAndAFailureInsideALongerTransactionAreStampedByTheirOwnStatement() {
 		fixture().queue().enqueue("greet", new Greeting("Ada", 1));
 		fixture().queue().enqueue("greet", new Greeting("Bob", 2));
-		ClaimedJob retried = fixture().store().claims().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1)).get(0);
-		ClaimedJob failed = fixture().store().claims().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1)).get(0);
+		ClaimedJob retried = fixture().store().claims().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1),
+				false).get(0);
+		ClaimedJob failed = fixture().store().claims().claim("default", Map.of("greet", 1), 1, "w", Duration.ofMinutes(1),
+				false).get(0);
 		Duration delay = Duration.ofSeconds(10);
 
 		Instant began = fixture().transactions().execute(status -> {

@@ -56,7 +56,7 @@ class PostgresStatementTimeoutTest {
 		timed = new PostgresDialect().store(database.dataSource(), true, Duration.ofSeconds(1));
 		timed.enqueues().enqueue(new NewJob(RuntimeSettings.DEFAULT_QUEUE, "greet", "{}", 1, 5, null, Duration.ZERO, 3, null));
 		job = timed.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("greet", 1), 1, "node-a",
-				Duration.ofMinutes(1)).get(0);
+				Duration.ofMinutes(1), false).get(0);
 	}
 
 	@Test

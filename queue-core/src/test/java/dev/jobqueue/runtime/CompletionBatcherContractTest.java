@@ -48,7 +48,8 @@ public abstract class CompletionBatcherContractTest {
 		for (int i = 0; i < 7; i++) {
 			fixture.queue().enqueue("greet", new Greeting("n", i));
 		}
-		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 7, "w", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 7, "w", Duration.ofMinutes(5),
+				false);
 		ClaimedJob guilty = claimed.get(4);
 		// Not JSON at all: every database refuses it (invalid jsonb; SQLite's json_valid check).
 		Map<Long, String> reports = new ConcurrentHashMap<>();

@@ -111,9 +111,9 @@ class JobRuntimeRoleFailureTest {
 
 	@Test
 	void anErrorInAClaimLeavesThePollerClaiming() {
-		faults.failNext("claimConfirmed", 1);
+		faults.failNext("claim", 1);
 		start();
-		awaitFailureInjected("claimConfirmed");
+		awaitFailureInjected("claim");
 
 		long id = queue.enqueue("quick", "x");
 
@@ -175,10 +175,10 @@ class JobRuntimeRoleFailureTest {
 	void aClaimThatKeepsFailingIsOverdueUntilAPassSucceedsAgain() {
 		start();
 		assertThat(overdueRoles()).isEmpty();
-		faults.failNext("claimConfirmed", Integer.MAX_VALUE);
+		faults.failNext("claim", Integer.MAX_VALUE);
 
 		await().atMost(WAIT).until(() -> overdueRoles().contains("claim default"));
-		faults.heal("claimConfirmed");
+		faults.heal("claim");
 
 		await().atMost(WAIT).until(() -> overdueRoles().isEmpty());
 	}
@@ -206,7 +206,7 @@ class JobRuntimeRoleFailureTest {
 
 	@Test
 	void theErrorThatStoppedTheRuntimeIsKeptForHealth() {
-		faults.failNext("claimConfirmed", 1, () -> new StackOverflowError("injected: no stack left"));
+		faults.failNext("claim", 1, () -> new StackOverflowError("injected: no stack left"));
 		start();
 
 		await().atMost(WAIT).until(() -> !runtime.isRunning());

@@ -57,7 +57,7 @@ class QueuePollerGatherTest {
 			gates.put(n, new CountDownLatch(1));
 			fixture.queue().enqueue("held", n);
 		}
-		slowClaims = InterceptedStore.aroundClaims(fixture.store(), (args, proceed) -> {
+		slowClaims = InterceptedStore.around(fixture.store(), "claim", (args, proceed) -> {
 			limits.add((Integer) args[2]);
 			try {
 				Thread.sleep(CLAIM.toMillis());

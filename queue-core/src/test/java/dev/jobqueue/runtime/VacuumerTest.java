@@ -96,7 +96,7 @@ class VacuumerTest {
 		NewJob job = new NewJob(RuntimeSettings.DEFAULT_QUEUE, "work", "{}", 1, 0, null, Duration.ZERO, 3, null);
 		store.enqueues().enqueueAll(IntStream.range(0, count).mapToObj(i -> job).toList());
 		List<ClaimedJob> claimed = store.claims().claim(RuntimeSettings.DEFAULT_QUEUE, Map.of("work", 1), count, "test",
-				Duration.ofMinutes(1));
+				Duration.ofMinutes(1), false);
 		assertThat(claimed).hasSize(count);
 		assertThat(store.outcomes().completeAll(claimed.stream().map(c -> new Completion(c.lease(), null)).toList())).isEmpty();
 		flushStatistics();

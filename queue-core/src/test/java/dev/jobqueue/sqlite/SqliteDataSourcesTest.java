@@ -80,7 +80,8 @@ class SqliteDataSourcesTest {
 
 			store.enqueues().enqueue(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null));
 			store.enqueues().enqueueAll(List.of(new NewJob("default", "work", "{}", 1, 0, null, Duration.ZERO, 3, null)));
-			List<ClaimedJob> claimed = store.claims().claim("default", Map.of("work", 1), 2, "worker", Duration.ofMinutes(1));
+			List<ClaimedJob> claimed = store.claims().claim("default", Map.of("work", 1), 2, "worker", Duration.ofMinutes(1),
+					false);
 			store.claims().heartbeat("worker", claimed.stream().map(ClaimedJob::lease).toList(), Duration.ofMinutes(1));
 			store.outcomes().complete(claimed.get(0).lease(), null);
 			store.outcomes().completeAll(List.of(new Completion(claimed.get(1).lease(), null)));

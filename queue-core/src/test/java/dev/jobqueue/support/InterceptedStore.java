@@ -25,20 +25,8 @@ public final class InterceptedStore {
 	}
 
 	public static JobStore around(JobStore store, String operation, Around around) {
-		return around(store, Set.of(operation), around);
-	}
-
-	/**
-	 * The poller's claims wrapped, whichever way it claims: {@code claimConfirmed} for jobs that start at once,
-	 * {@code claim} when some wait in line (a prefetch).
-	 */
-	public static JobStore aroundClaims(JobStore store, Around around) {
-		return around(store, Set.of("claim", "claimConfirmed"), around);
-	}
-
-	private static JobStore around(JobStore store, Set<String> operations, Around around) {
-		return StoreRoles.wrapped(store, operations,
-				(role, method, args) -> operations.contains(method.getName())
+		return StoreRoles.wrapped(store, Set.of(operation),
+				(role, method, args) -> method.getName().equals(operation)
 						? around.call(args, () -> invoke(role, method, args)) : invoke(role, method, args));
 	}
 

@@ -58,7 +58,8 @@ public final class StatedJobs {
 			.enqueue(new NewJob(queue, kind, "{}", 1, 0, null, Duration.ZERO, 1, null, new NewJob.KeySlot(key, 1, true)))
 			.id();
 		assertThat(store.promotions().promote(Set.of(key))).containsExactly(queue);
-		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5),
+				false);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
 		assertThat(store.outcomes().fail(claimed.get(0).lease(), "step failed")).isTrue();
 		return id;
@@ -79,7 +80,8 @@ public final class StatedJobs {
 
 	private ClaimedJob running(String queue, String kind, String uniqueKey) {
 		long id = store.enqueues().enqueue(new NewJob(queue, kind, "{}", 1, 0, null, Duration.ZERO, 1, uniqueKey)).id();
-		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5));
+		List<ClaimedJob> claimed = store.claims().claim(queue, Map.of(kind, 1), 1, "stated-jobs", Duration.ofMinutes(5),
+				false);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(id);
 		return claimed.get(0);
 	}

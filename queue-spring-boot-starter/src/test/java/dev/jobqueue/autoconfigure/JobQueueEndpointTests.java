@@ -225,7 +225,8 @@ class JobQueueEndpointTests {
 
 	private static long killedJob(JobQueue queue, JobStore store, EnqueueOptions options) {
 		long id = queue.enqueue("import-file", Map.of(), options.maxAttempts(1));
-		ClaimedJob claimed = store.claims().claim("default", Map.of("import-file", 1), 1, "endpoint-test", Duration.ofMinutes(1))
+		ClaimedJob claimed = store.claims().claim("default", Map.of("import-file", 1), 1, "endpoint-test", Duration.ofMinutes(1),
+				false)
 			.get(0);
 		assertThat(claimed.id()).isEqualTo(id);
 		assertThat(store.outcomes().fail(claimed.lease(), "boom")).isTrue();

@@ -101,7 +101,7 @@ class JobQueueHealthIndicatorTests {
 	@Test
 	void claimsThatKeepFailingTurnHealthDownNamingTheQueue() {
 		start();
-		faults.failNext("claimConfirmed", Integer.MAX_VALUE);
+		faults.failNext("claim", Integer.MAX_VALUE);
 
 		await().atMost(WAIT).until(() -> health().getStatus().equals(Status.DOWN));
 		assertThat(health().getDetails().get("overdue").toString()).contains("claim default");
@@ -109,7 +109,7 @@ class JobQueueHealthIndicatorTests {
 
 	@Test
 	void anErrorThatLeftTheJvmUnusableKeepsHealthDownWithTheError() {
-		faults.failNext("claimConfirmed", 1, () -> new InternalError("injected: the JVM is broken"));
+		faults.failNext("claim", 1, () -> new InternalError("injected: the JVM is broken"));
 		start();
 
 		await().atMost(WAIT).until(() -> health().getStatus().equals(Status.DOWN));

@@ -63,28 +63,20 @@ final class MysqlClaims implements ClaimStore {
 		this.claim = claim;
 	}
 
+	/**
+	 * MySQL sends the rows of the claim's reads before its update and commit, so the worker holds them when a
+	 * confirmed claim's update is written. What the worker may not hold is the answer to the commit, or to the
+	 * compare-and-set updates after the first: the caller of a confirmed claim that failed takes the confirmation back
+	 * ({@link #takeBackConfirmations}).
+	 */
 	@Override
-	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease,
+			boolean confirmed) {
 		// A node that serves no kind of the queue takes nothing; FIELD and IN need at least one kind.
 		if (versions.isEmpty() || limit <= 0) {
 			return List.of();
 		}
-		return claim.claim(queue, versions, limit, owner, lease, false);
-	}
-
-	/**
-	 * The claim, confirmed by its own update: MySQL sends the rows of the claim's reads before its update and commit,
-	 * so the worker holds them when the update is written, and is spared the confirmation's statement and commit.
-	 * What the worker may not hold is the answer to the commit, or to the compare-and-set updates after the first:
-	 * the caller of a claim that failed takes the confirmation back ({@link #takeBackConfirmations}).
-	 */
-	@Override
-	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
-		if (versions.isEmpty() || limit <= 0) {
-			return List.of();
-		}
-		return claim.claim(queue, versions, limit, owner, lease, true);
+		return claim.claim(queue, versions, limit, owner, lease, confirmed);
 	}
 
 	/**

@@ -51,22 +51,7 @@ final class PostgresClaims implements ClaimStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
-		return claim(queue, versions, limit, owner, lease, false);
-	}
-
-	/**
-	 * The claim with its confirmation in its own update: the worker is spared the confirmation's statement, the
-	 * job's third row version. The answer is the claim's commit, so one lost after the commit leaves confirmed jobs
-	 * that no worker received; the caller takes their confirmation back ({@link #takeBackConfirmations}).
-	 */
-	@Override
-	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
-		return claim(queue, versions, limit, owner, lease, true);
-	}
-
-	private List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease, boolean confirmed) {
 		// One statement: pick the due rows in claim order, lock them, and mark them running. SKIP LOCKED lets
 		// concurrent pollers pass over rows another poller is claiming at this instant, so they never block

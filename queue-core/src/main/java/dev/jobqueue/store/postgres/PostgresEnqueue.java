@@ -35,6 +35,24 @@ import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
  */
 final class PostgresEnqueue implements EnqueueStore {
 
+	/**
+	 * ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of the same
+	 * kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant, formatted
+	 * once: every enqueue sends it.
+	 */
+	private static final String INSERT = """
+			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+			                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+			                          concurrency_rate_millis, trace_context)
+			VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
+			        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
+			        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
+			        :rateMillis, :traceContext)
+			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
+			DO NOTHING
+			RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(
+			TRANSITIONS.unfinished(""));
+
 	private final JdbcClient jdbc;
 
 	private final PostgresJobCopy copy;
@@ -67,20 +85,7 @@ final class PostgresEnqueue implements EnqueueStore {
 	}
 
 	private Optional<Long> insert(NewJob job) {
-		// ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of
-		// the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue.
-		Optional<Inserted> inserted = jdbc.sql("""
-				INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                          concurrency_rate_millis, trace_context)
-				VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
-				        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
-				        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
-				        :rateMillis, :traceContext)
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
-				DO NOTHING
-				RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(
-				TRANSITIONS.unfinished("")))
+		Optional<Inserted> inserted = jdbc.sql(INSERT)
 			.paramSource(params(job))
 			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
 			.optional();

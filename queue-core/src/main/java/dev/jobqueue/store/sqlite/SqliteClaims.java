@@ -68,22 +68,7 @@ final class SqliteClaims implements ClaimStore {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease) {
-		return claim(queue, versions, limit, owner, lease, false);
-	}
-
-	/**
-	 * The claim with its confirmation in its own update, which spares the worker the confirmation's write
-	 * transaction; a claim that fails at its commit leaves the take-back to the caller
-	 * ({@link #takeBackConfirmations}).
-	 */
-	@Override
-	public List<ClaimedJob> claimConfirmed(String queue, Map<String, Integer> versions, int limit, String owner,
-			Duration lease) {
-		return claim(queue, versions, limit, owner, lease, true);
-	}
-
-	private List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
+	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease, boolean confirmed) {
 		// One statement under SQLite's single write lock, taken as the statement starts: that lock is what SKIP
 		// LOCKED provides on PostgreSQL, as no other writer can pick a row until this one commits. The subquery

@@ -19,6 +19,23 @@ import dev.jobqueue.store.sqlite.support.SqliteStatements;
 /** Enqueue statements on SQLite. */
 final class SqliteEnqueue implements EnqueueStore {
 
+	/**
+	 * The conflict target repeats the partial unique index's columns and predicate, so that only an unfinished job of
+	 * the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant,
+	 * formatted once: every enqueue sends it.
+	 */
+	private static final String INSERT = """
+			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
+			                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
+			                          concurrency_rate_millis, trace_context)
+			VALUES (:queue, :kind, :payload, :payloadVersion, :state, :priority,
+			        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
+			        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
+			        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext)
+			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
+			DO NOTHING
+			RETURNING id""".formatted(TRANSITIONS.unfinished(""));
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -33,21 +50,8 @@ final class SqliteEnqueue implements EnqueueStore {
 
 	@Override
 	public EnqueueResult enqueue(NewJob job) {
-		// The conflict target repeats the partial unique index's columns and predicate, so that only an
-		// unfinished job of the same kind with the same key counts as a duplicate; a finished one does not
-		// block a new enqueue.
 		while (true) {
-			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql("""
-					INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
-					                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-					                          concurrency_rate_millis, trace_context)
-					VALUES (:queue, :kind, :payload, :payloadVersion, :state, :priority,
-					        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
-					        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
-					        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext)
-					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
-					DO NOTHING
-					RETURNING id""".formatted(TRANSITIONS.unfinished("")))
+			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql(INSERT)
 				.paramSource(params(job))
 				.query(Long.class)
 				.optional());

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A claim confirmed by its own update ({@code ClaimStore.claimConfirmed}), with both claims, on the machine's MariaDB:
+ * A claim confirmed by its own update ({@code ClaimStore.claim}, confirmed), with both claims, on the machine's MariaDB:
  * when the answer to the claim's last statement is lost after the server carried it out (the commit of the locking
  * claim, the compare-and-set update in auto-commit), the claim's confirmation is taken back, so the reaper gives the
  * attempt back as for a plain claim whose answer was lost.
@@ -70,7 +70,7 @@ class MysqlClaimConfirmedTest {
 		JobStore store = MysqlDialect.jobStore(losingAnswers(database.dataSource()), Duration.ZERO, method);
 		loseNextAnswer.set(true);
 
-		assertThatThrownBy(() -> store.claims().claimConfirmed("default", SERVED, 1, "w", MOMENT))
+		assertThatThrownBy(() -> store.claims().claim("default", SERVED, 1, "w", MOMENT, true))
 			.hasStackTraceContaining("the answer was lost");
 
 		assertThat(loseNextAnswer).as("the answer was lost").isFalse();
@@ -84,7 +84,7 @@ class MysqlClaimConfirmedTest {
 		assertThat(job.state()).isEqualTo(JobState.ready);
 		assertThat(job.attempt()).isZero();
 		assertThat(job.lastError()).contains("before its worker confirmed the claim");
-		ClaimedJob again = store.claims().claimConfirmed("default", SERVED, 1, "w", Duration.ofMinutes(1)).get(0);
+		ClaimedJob again = store.claims().claim("default", SERVED, 1, "w", Duration.ofMinutes(1), true).get(0);
 		assertThat(again.attempt()).isEqualTo(1);
 	}
 

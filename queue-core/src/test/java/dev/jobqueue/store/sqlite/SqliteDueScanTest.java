@@ -66,13 +66,14 @@ class SqliteDueScanTest {
 
 	@Test
 	void withNothingDueTheStatementsLookingForDueJobsRunAFewInstructions() {
-		assertThat(instructions(() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))))
+		assertThat(instructions(() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1),
+				false)))
 			.isLessThan(FEW_INSTRUCTIONS);
 		assertThat(instructions(this::watcherFindsADueJob)).isLessThan(FEW_INSTRUCTIONS);
 		assertThat(instructions(() -> store.claims().nextDueWithin("default", SERVED, Duration.ofSeconds(1))))
 			.isLessThan(FEW_INSTRUCTIONS);
 
-		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1))).isEmpty();
+		assertThat(store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1), false)).isEmpty();
 		assertThat(watcherFindsADueJob()).isFalse();
 		assertThat(store.claims().nextDueWithin("default", SERVED, Duration.ofSeconds(1))).isEmpty();
 	}
@@ -88,7 +89,7 @@ class SqliteDueScanTest {
 		assertThat(watcherFindsADueJob()).isTrue();
 		AtomicLong claimInstructions = new AtomicLong();
 		List<ClaimedJob> claimed = counting(claimInstructions,
-				() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1)));
+				() -> store.claims().claim("default", SERVED, 32, "owner", Duration.ofMinutes(1), false));
 
 		// Claim order: the first 32 of priority 6, enqueued together and so due together, by id.
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyElementsOf(dueAtSix.subList(0, 32));

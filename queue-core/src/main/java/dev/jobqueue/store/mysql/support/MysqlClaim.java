@@ -13,8 +13,7 @@ import dev.jobqueue.store.ClaimedJob;
 public interface MysqlClaim {
 
 	/**
-	 * As {@code ClaimStore.claim}, the claim confirmed by its update when {@code confirmed}, as
-	 * {@code ClaimStore.claimConfirmed}; {@code versions} is never empty.
+	 * As {@code ClaimStore.claim}; {@code versions} is never empty.
 	 */
 	List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner, Duration lease,
 			boolean confirmed);

@@ -59,7 +59,7 @@ class MysqlClaimPurgeLagTest {
 			statement.executeQuery("SELECT count(*) FROM jobqueue_job").close();
 		}
 		for (int claim = 0; claim < 20; claim++) {
-			List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 100, "w", Duration.ofMinutes(1));
+			List<ClaimedJob> claimed = store.claims().claim("default", SERVED, 100, "w", Duration.ofMinutes(1), false);
 			assertThat(claimed).hasSize(100);
 			store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList());
 		}
