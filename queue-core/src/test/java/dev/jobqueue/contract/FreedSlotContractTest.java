@@ -17,6 +17,8 @@ import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.runtime.JobHandlerDefinition;
+import dev.jobqueue.runtime.JobHandlerDefinition.KeyLimits;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.PromotionStore;
@@ -27,7 +29,8 @@ import dev.jobqueue.support.TestDatabase;
 /**
  * A slot the reaper frees (a crashed node's job, dead at its last attempt) goes to its key's next job at the reap,
  * while promotions of other keys are asked for without pause: the reaper frees slots without knowing their keys,
- * and asks the maintaining node's promoter to sweep at once rather than at its timer's next turn.
+ * and asks the maintaining node's promoter to sweep at once rather than at its timer's next turn. A rated key's
+ * start that leaves its window frees a slot no write announces, and is handed on as it leaves, not at the sweep.
  */
 public abstract class FreedSlotContractTest {
 
@@ -120,5 +123,30 @@ public abstract class FreedSlotContractTest {
 		assertThat(third).isEqualTo(new PromotionStore.Stretch(Set.of(ELSEWHERE), null));
 		assertThat(fixture.counts().get(ELSEWHERE).get(JobState.ready)).isEqualTo(keys.size());
 		assertThat(fixture.counts().get(ELSEWHERE).get(JobState.blocked)).isEqualTo(keys.size() - 1);
+	}
+
+	/**
+	 * One start per 500 ms: four jobs of the rated kind start within two seconds, each as the start before it leaves
+	 * the window, where the sweep alone would hand on one start per turn of its 8 s timer.
+	 */
+	@Test
+	void aRatedKeysNextJobStartsAsTheStartBeforeItLeavesTheWindowNotAtTheSweep() {
+		fixture.handle(new JobHandlerDefinition("sync", RuntimeSettings.DEFAULT_QUEUE, Greeting.class, null, false,
+				(payload, context) -> null, "rate-limited handler", null, 1, false,
+				new KeyLimits(1, false, 0, 1, Duration.ofMillis(500))));
+		fixture.startRuntime(QueueFixture.SETTINGS.toBuilder()
+			.pollInterval(SWEEP_INTERVAL)
+			.queues(Map.of(RuntimeSettings.DEFAULT_QUEUE, 2))
+			.build(), new CountingListener());
+		List<Long> ids = fixture.queue()
+			.enqueueAll(IntStream.range(0, 4).mapToObj(i -> new NewJobRequest("sync", new Greeting("rated", i))).toList());
+		long enqueuedAt = System.nanoTime();
+
+		await().atMost(SWEEP_INTERVAL.multipliedBy(4))
+			.until(() -> ids.stream().allMatch(id -> fixture.state(id) == JobState.succeeded));
+		Duration allStartedAfter = Duration.ofNanos(System.nanoTime() - enqueuedAt);
+
+		assertThat(allStartedAfter).as("three hand-ons of 500 ms, with room for a loaded machine")
+			.isLessThan(SWEEP_INTERVAL.dividedBy(2));
 	}
 }

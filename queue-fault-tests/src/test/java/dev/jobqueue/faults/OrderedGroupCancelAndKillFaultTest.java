@@ -32,9 +32,10 @@ abstract class OrderedGroupCancelAndKillFaultTest extends FaultScenario {
 
 	@Test
 	void aCancelledHandlerKeepsItsGroupsSlotUntilItExitsAndAKilledWorkersGroupsCarryOnInOrder() throws Exception {
-		// The cancelled handler holds its slot until it exits, or until its lease, no longer renewed once cancelled,
-		// expires (decision record 046): it exits within its first lease. One other job in three works for 800 ms,
-		// so that the drain lasts for seconds and the kill can land while the victim holds a job.
+		// The cancelled handler holds its slot until it exits, its lease kept by its node's heartbeat meanwhile, or
+		// until its lease expires once its node is gone (decision record 046): it exits within its first lease. One
+		// other job in three works for 800 ms, so that the drain lasts for seconds and the kill can land while the
+		// victim holds a job.
 		long cancelledWork = database.lease().minusMillis(500).toMillis();
 		List<Long> ids = enqueue(JOBS, "probe", 5, i -> i == CANCELLED
 				? Probe.sleeping(cancelledWork).ignoringInterrupts().recorded()
