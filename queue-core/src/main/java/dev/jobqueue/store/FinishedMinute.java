@@ -13,8 +13,8 @@ import java.time.Instant;
 public record FinishedMinute(String queue, Instant minute, long succeeded, long cancelled, long dead) {
 
 	/**
-	 * At most this many finished jobs are read, newest first, so that the read stays cheap at any rate of work:
-	 * past it, the oldest of the minutes asked for are counted short (or left out).
+	 * At most this many finished jobs of a queue and state are read, newest first, so that the read stays cheap at
+	 * any rate of work: past it, the oldest of the minutes asked for are counted short (or left out).
 	 */
 	public static final int CAP = 100_000;
 

@@ -30,14 +30,14 @@ public final class JobCounts {
 	}
 
 	/**
-	 * Succeeded, cancelled and dead, each counted up to {@code :cap} per queue, from the index of finished rows
-	 * by {@code (queue, state, id)}. The queues are found by a loose index scan: one descent of the index per
-	 * queue (the next queue name above the last one), not a read of its entries. Each literal
-	 * {@code state IN (…)} repeats the index's predicate, which SQLite needs to see as is to use a partial index.
-	 * SQLite runs it as {@code SqliteTelemetry.FINISHED}, which names the index of the loose scan.
+	 * The queues that have finished jobs, as the recursive common table expression {@code queues (queue)}, whose
+	 * last row is a null: a loose scan of the index of finished rows by {@code (queue, state, finished_at)}, one
+	 * descent per queue (the next queue name above the last one), not a read of its entries. The counts, the pruner
+	 * and the jobs finished per minute on PostgreSQL read the ranges of a queue's finished states from there. The
+	 * literal {@code state IN (…)} repeats the index's predicate.
 	 */
-	public static final String FINISHED = """
-			WITH RECURSIVE queues (queue) AS (
+	public static final String FINISHED_QUEUES = """
+			queues (queue) AS (
 			    SELECT (SELECT queue FROM jobqueue_job WHERE state IN ('succeeded', 'cancelled', 'dead')
 			            ORDER BY queue LIMIT 1)
 			    UNION ALL
@@ -45,7 +45,16 @@ public final class JobCounts {
 			            WHERE j.state IN ('succeeded', 'cancelled', 'dead') AND j.queue > queues.queue
 			            ORDER BY j.queue LIMIT 1)
 			    FROM queues WHERE queues.queue IS NOT NULL
-			), finished (state) AS (
+			)""";
+
+	/**
+	 * Succeeded, cancelled and dead, each counted up to {@code :cap} per queue, from the index of finished rows
+	 * by {@code (queue, state, finished_at)}, the queues found by {@link #FINISHED_QUEUES}. Each literal
+	 * {@code state IN (…)} repeats the index's predicate, which SQLite needs to see as is to use a partial index.
+	 * SQLite runs it as {@code SqliteTelemetry.FINISHED}, which names the index of the loose scan.
+	 */
+	public static final String FINISHED = """
+			WITH RECURSIVE %s, finished (state) AS (
 			    SELECT 'succeeded' UNION ALL SELECT 'cancelled' UNION ALL SELECT 'dead'
 			), counted AS (
 			    SELECT queues.queue, finished.state,
@@ -56,7 +65,7 @@ public final class JobCounts {
 			    FROM queues CROSS JOIN finished
 			    WHERE queues.queue IS NOT NULL
 			)
-			SELECT queue, state, n FROM counted WHERE n > 0""";
+			SELECT queue, state, n FROM counted WHERE n > 0""".formatted(FINISHED_QUEUES);
 
 	/**
 	 * Blocked, ready and running only, each part answered by the partial index that holds its rows: the

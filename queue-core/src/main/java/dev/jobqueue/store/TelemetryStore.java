@@ -43,7 +43,7 @@ public interface TelemetryStore {
 	/**
 	 * The jobs that finished in each of the last {@code minutes} minutes (the current one included), per queue, by
 	 * queue then minute; minutes in which a queue finished nothing are left out. Reads the finished index newest
-	 * first, at most {@link FinishedMinute#CAP} rows, never the whole table.
+	 * first, at most {@link FinishedMinute#CAP} rows of each queue and finished state, never the whole table.
 	 * @throws IllegalArgumentException for {@code minutes} outside 1 - {@link FinishedMinute#MAX_MINUTES}
 	 */
 	List<FinishedMinute> finishedPerMinute(int minutes);

@@ -20,6 +20,7 @@ import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.mysql.MysqlDialect;
+import dev.jobqueue.support.JdbcUrls;
 import dev.jobqueue.support.MysqlTestDatabase;
 
 /**
@@ -45,7 +46,7 @@ class MysqlKeyLockUpgradeTest {
 		jdbc.sql("DROP DATABASE IF EXISTS " + database).update();
 		jdbc.sql("CREATE DATABASE " + database).update();
 		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(urlOf(database));
+		config.setJdbcUrl(JdbcUrls.withDatabase(MysqlTestDatabase.url(), database));
 		config.setMaximumPoolSize(4);
 		dataSource = new HikariDataSource(config);
 	}
@@ -89,14 +90,5 @@ class MysqlKeyLockUpgradeTest {
 
 	private List<String> keyRows() {
 		return JdbcClient.create(dataSource).sql("SELECT concurrency_key FROM jobqueue_key").query(String.class).list();
-	}
-
-	/** The test URL with its database, the path after host and port, replaced by {@code name}. */
-	private static String urlOf(String name) {
-		String url = MysqlTestDatabase.url();
-		int hostStart = url.indexOf("//") + 2;
-		int pathStart = url.indexOf('/', hostStart);
-		int query = url.indexOf('?', pathStart);
-		return url.substring(0, pathStart + 1) + name + (query < 0 ? "" : url.substring(query));
 	}
 }

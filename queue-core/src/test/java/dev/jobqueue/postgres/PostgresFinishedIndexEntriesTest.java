@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A completion is the queue's hottest write, and its new row version gets an entry in every index whose
- * predicate it meets. Of V25's two indexes of finished rows, a succeeded completion meets one only: the
- * (state, id) index holds cancelled and dead jobs, so succeeded ones never write to it. Told apart by the
- * indexes' size on a table just emptied: a B-tree with no entry is its metapage alone.
+ * predicate it meets. A succeeded completion meets one index of finished rows only, {@code (queue, state,
+ * finished_at)}: the (state, id) index holds cancelled and dead jobs, so succeeded ones never write to it. Told
+ * apart by the indexes' size on a table just emptied: a B-tree with no entry is its metapage alone.
  */
 class PostgresFinishedIndexEntriesTest {
 
@@ -36,7 +36,7 @@ class PostgresFinishedIndexEntriesTest {
 	private final JobStore store = PostgresDialect.jobStore(postgres.session());
 
 	@Test
-	void succeededCompletionsWriteToTheFinishedQueueIndexAndNeverToTheCancelledAndDeadIndex() {
+	void succeededCompletionsWriteToOneIndexOfFinishedRowsAndNeverToTheCancelledAndDeadIndex() {
 		postgres.database().reset();
 		store.enqueues().enqueueAll(IntStream.range(0, 1_001).mapToObj(i -> job()).toList());
 		List<ClaimedJob> claimed = store.claims().claim("default", Map.of("greet", 1), 1_000, "owner", Duration.ofMinutes(1),
@@ -44,7 +44,12 @@ class PostgresFinishedIndexEntriesTest {
 
 		assertThat(store.outcomes().completeAll(claimed.stream().map(job -> new Completion(job.lease(), null)).toList())).isEmpty();
 
-		assertThat(size("jobqueue_job_finished_queue_idx")).isGreaterThan(ONE_PAGE);
+		assertThat(size("jobqueue_job_queue_finished_idx")).isGreaterThan(ONE_PAGE);
+		assertThat(jdbc.sql("""
+				SELECT indexname FROM pg_indexes
+				WHERE schemaname = current_schema() AND tablename = 'jobqueue_job' AND indexdef LIKE '%succeeded%'""")
+			.query(String.class)
+			.list()).as("the indexes a succeeded row may enter").containsExactly("jobqueue_job_queue_finished_idx");
 		assertThat(size("jobqueue_job_cancelled_dead_idx")).isEqualTo(ONE_PAGE);
 
 		long ready = jdbc.sql("SELECT id FROM jobqueue_job WHERE state = 'ready'").query(Long.class).single();

@@ -102,15 +102,16 @@ class PostgresIndexUseTest {
 		jdbc.sql("SET plan_cache_mode = force_generic_plan").update();
 		try {
 			long tableScans = tableScans();
-			long indexEntriesRead = indexUse("jobqueue_job_finished_idx").entriesRead();
+			long indexEntriesRead = indexUse("jobqueue_job_queue_finished_idx").entriesRead();
 
 			assertThat(store.maintenance().prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isEqualTo(100);
 			assertThat(store.maintenance().prune(Duration.ofDays(1), Duration.ofDays(14), 1_000)).isZero();
 
 			assertThat(tableScans()).isEqualTo(tableScans);
-			// The 100 entries past the retention, read by the first pass and once more, dead, by the second;
-			// never the 2,900 finished within the day.
-			assertThat(indexUse("jobqueue_job_finished_idx").entriesRead() - indexEntriesRead).isLessThanOrEqualTo(200);
+			// The 100 entries past the retention, read by the first pass; dead, twice by the second, whose loose scan
+			// of the queues steps over them to the queue's first live entry; never the 2,900 finished within the day.
+			assertThat(indexUse("jobqueue_job_queue_finished_idx").entriesRead() - indexEntriesRead)
+				.isLessThanOrEqualTo(310);
 		}
 		finally {
 			jdbc.sql("RESET plan_cache_mode").update();

@@ -54,7 +54,8 @@ class PostgresTelemetryPlanTest {
 
 	/**
 	 * The console reads the jobs finished in the last few minutes at every look at its overview: from the finished
-	 * index, backwards from now, with no sort of the rows it reads, however many finished jobs the table keeps.
+	 * index, each queue's states backwards from now, with no sort of the rows it reads, however many finished jobs
+	 * the table keeps.
 	 */
 	@Test
 	void theFinishedJobsPerMinuteAreReadBackwardsFromTheFinishedIndex() {
@@ -70,7 +71,7 @@ class PostgresTelemetryPlanTest {
 
 		List<String> plans = notices.notices().stream().filter(notice -> notice.contains("jobqueue_job")).toList();
 		assertThat(plans).singleElement().satisfies(plan -> assertThat(plan)
-			.contains("Index Scan Backward using jobqueue_job_finished_idx")
+			.contains("Scan Backward using jobqueue_job_queue_finished_idx")
 			.doesNotContain("Seq Scan on jobqueue_job")
 			.doesNotContain("Bitmap"));
 		ExplainedPlans.explainNoMore(jdbc);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.MaintenanceStore;
 import dev.jobqueue.store.postgres.support.PostgresVacuum;
 
@@ -17,6 +18,28 @@ import dev.jobqueue.store.postgres.support.PostgresVacuum;
  * outlives it (PgBouncer's transaction pooling hands the connection on after it).
  */
 final class PostgresMaintenance implements MaintenanceStore {
+
+	/** The pruner's delete ({@link #prune}). */
+	static final String PRUNE = """
+			DELETE FROM jobqueue_job WHERE id = ANY(ARRAY(
+			    WITH RECURSIVE %s
+			    SELECT expired.id
+			    FROM queues
+			    CROSS JOIN (VALUES ('succeeded', :finishedMillis), ('cancelled', :finishedMillis), ('dead', :deadMillis))
+			        AS retention (state, millis)
+			    CROSS JOIN LATERAL (
+			        SELECT j.id FROM jobqueue_job j
+			        WHERE j.state IN ('succeeded', 'cancelled', 'dead') AND j.queue = queues.queue
+			          AND j.state = retention.state
+			          AND j.finished_at < now() - retention.millis * interval '1 millisecond'
+			          AND (j.concurrency_key IS NULL OR NOT %s)
+			        ORDER BY j.finished_at
+			        LIMIT :limit
+			        FOR UPDATE SKIP LOCKED
+			    ) AS expired
+			    WHERE queues.queue IS NOT NULL
+			    LIMIT :limit
+			))""".formatted(JobCounts.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
 
 	private final JdbcClient jdbc;
 
@@ -82,26 +105,18 @@ final class PostgresMaintenance implements MaintenanceStore {
 			.update();
 	}
 
+	/**
+	 * Through the index of finished rows by {@code (queue, state, finished_at)}: the queues by a loose scan (one
+	 * descent per queue, not a read of its entries), and in each queue each finished state's rows past that state's
+	 * retention, oldest first, so a batch reads no more entries than it deletes, in the order of the queues rather
+	 * than of finished times across all of them. SKIP LOCKED and the small batch keep it from ever holding up a
+	 * claim, and the delete looks its batch up by id: a join with the batch was planned as a hash join over a scan
+	 * of the whole table. A dead job that holds its key's slot stays past its retention: deleting it would let the
+	 * key's next job run.
+	 */
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
-		// Oldest first, through the partial index over finished rows, so each batch reads no more rows
-		// than it deletes; SKIP LOCKED and the small batch keep it from ever holding up a claim. The
-		// shorter retention bounds the index scan (the per-state cutoff alone cannot, so with nothing to
-		// delete the scan walked every finished row), and the delete looks its batch up by id: a join with
-		// the batch was planned as a hash join over a scan of the whole table. A dead job that holds its
-		// key's slot stays past its retention: deleting it would let the key's next job run.
-		return jdbc.sql("""
-				DELETE FROM jobqueue_job WHERE id = ANY(ARRAY(
-				    SELECT id FROM jobqueue_job
-				    WHERE state IN ('succeeded', 'cancelled', 'dead')
-				      AND finished_at < now() - LEAST(:deadMillis, :finishedMillis) * interval '1 millisecond'
-				      AND finished_at < now() - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
-				                                 * interval '1 millisecond'
-				      AND (concurrency_key IS NULL OR NOT %s)
-				    ORDER BY finished_at
-				    LIMIT :limit
-				    FOR UPDATE SKIP LOCKED
-				))""".formatted(TRANSITIONS.holdsSlot("")))
+		return jdbc.sql(PRUNE)
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)

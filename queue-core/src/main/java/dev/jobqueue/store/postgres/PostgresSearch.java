@@ -22,10 +22,20 @@ import dev.jobqueue.store.OperatorReads;
  */
 final class PostgresSearch implements OperatorReads {
 
+	/** The optional filters every search shape has, beside its states, its queue and its cursor. */
+	private static final String FILTERS = """
+			  AND (CAST(:kind AS text) IS NULL OR kind = :kind)
+			  AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
+			  AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
+			  AND (CAST(:finishedFrom AS timestamptz) IS NULL OR finished_at >= :finishedFrom)
+			  AND (CAST(:finishedBefore AS timestamptz) IS NULL OR finished_at < :finishedBefore)
+			  AND (CAST(:error AS text) IS NULL OR strpos(last_error, :error) > 0)""";
+
 	/**
 	 * When every state asked for is a finished one. The literal {@code state IN (…)} is the predicate of the
-	 * finished rows' {@code (queue, state, id)} index, so that even a generic plan may use it: one queue's jobs
-	 * of a state are a walk of it newest first. The {@code (state, id)} index of cancelled and dead rows is
+	 * finished rows' {@code (queue, state, finished_at)} index, so that even a generic plan may use it: one queue's
+	 * jobs of states it has {@link #FEW} or more of are a range of it sorted by id, or the primary key walked newest
+	 * first, which the planner chooses by its statistics. The {@code (state, id)} index of cancelled and dead rows is
 	 * used by the plans made for the values bound (the ones PostgreSQL keeps, see PostgresSearchPlanTest), which
 	 * prove its predicate from the state: a walk of one rare state newest first. Its predicate is not written
 	 * here: beside {@code state = 'dead'} the planner multiplied the two selectivities, expected 22 of 1,000 dead
@@ -37,14 +47,43 @@ final class PostgresSearch implements OperatorReads {
 			SELECT id FROM jobqueue_job
 			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND id < :before
 			  AND (CAST(:queue AS text) IS NULL OR queue = :queue)
-			  AND (CAST(:kind AS text) IS NULL OR kind = :kind)
-			  AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
-			  AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
-			  AND (CAST(:finishedFrom AS timestamptz) IS NULL OR finished_at >= :finishedFrom)
-			  AND (CAST(:finishedBefore AS timestamptz) IS NULL OR finished_at < :finishedBefore)
-			  AND (CAST(:error AS text) IS NULL OR strpos(last_error, :error) > 0)
+			%s
 			ORDER BY id DESC
-			LIMIT :limit""";
+			LIMIT :limit""".formatted(FILTERS);
+
+	/**
+	 * One queue's jobs of finished states when they are {@link #FEW}: the range of the finished rows' index, read
+	 * whole and sorted. The planner cannot tell that a small queue's rows are old (its statistics hold no
+	 * correlation between queue and id), and walked the primary key from the newest row past every other queue's;
+	 * OFFSET 0 keeps it from lifting the ORDER BY and LIMIT into the range.
+	 */
+	static final String FEW_FINISHED_IN_QUEUE = """
+			SELECT id FROM (
+			    SELECT id FROM jobqueue_job
+			    WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND queue = :queue
+			      AND id < :before
+			    %s
+			    OFFSET 0
+			) AS few
+			ORDER BY id DESC
+			LIMIT :limit""".formatted(FILTERS.replace("\n", "\n    "));
+
+	/** Below this many, one queue's finished jobs of the states asked for are read whole and sorted. */
+	static final int FEW = 10_000;
+
+	/**
+	 * How many of one queue's jobs are in one finished state, up to {@link #FEW}: a range of the index, in its order,
+	 * which a scan of the table could give only by sorting what it read. The limit is written in the statement: as a
+	 * parameter, the plan the driver prepares once it runs the statement often (generic, for any value) took a tenth
+	 * of the rows for the limit, and a scan of the table for cheap.
+	 */
+	static final String COUNT_FINISHED_IN_QUEUE = """
+			SELECT count(*) FROM (
+			    SELECT 1 FROM jobqueue_job
+			    WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue AND state = :state
+			    ORDER BY finished_at
+			    LIMIT %d
+			) AS counted""".formatted(FEW);
 
 	/**
 	 * Any states: a walk of the primary key downwards from the cursor, or of the partial index of an
@@ -54,14 +93,9 @@ final class PostgresSearch implements OperatorReads {
 			SELECT id FROM jobqueue_job
 			WHERE state IN (:states) AND id < :before
 			  AND (CAST(:queue AS text) IS NULL OR queue = :queue)
-			  AND (CAST(:kind AS text) IS NULL OR kind = :kind)
-			  AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
-			  AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
-			  AND (CAST(:finishedFrom AS timestamptz) IS NULL OR finished_at >= :finishedFrom)
-			  AND (CAST(:finishedBefore AS timestamptz) IS NULL OR finished_at < :finishedBefore)
-			  AND (CAST(:error AS text) IS NULL OR strpos(last_error, :error) > 0)
+			%s
 			ORDER BY id DESC
-			LIMIT :limit""";
+			LIMIT :limit""".formatted(FILTERS);
 
 	private final JdbcClient jdbc;
 
@@ -71,8 +105,9 @@ final class PostgresSearch implements OperatorReads {
 
 	@Override
 	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
-		return jdbc.sql(query.onlyFinished() ? FINISHED : ANY)
-			.param("states", query.states().stream().map(JobState::name).toList())
+		List<String> states = query.states().stream().map(JobState::name).toList();
+		return jdbc.sql(statement(query, states))
+			.param("states", states)
 			.param("before", beforeId)
 			.param("queue", query.queue())
 			.param("kind", query.kind())
@@ -84,6 +119,27 @@ final class PostgresSearch implements OperatorReads {
 			.param("limit", limit)
 			.query(Long.class)
 			.list();
+	}
+
+	private String statement(JobQuery query, List<String> states) {
+		if (!query.onlyFinished()) {
+			return ANY;
+		}
+		if (query.queue() == null) {
+			return FINISHED;
+		}
+		long inQueue = 0;
+		for (String state : states) {
+			inQueue += jdbc.sql(COUNT_FINISHED_IN_QUEUE)
+				.param("queue", query.queue())
+				.param("state", state)
+				.query(Long.class)
+				.single();
+			if (inQueue >= FEW) {
+				return FINISHED;
+			}
+		}
+		return FEW_FINISHED_IN_QUEUE;
 	}
 
 	@Override

@@ -79,21 +79,28 @@ final class PostgresTelemetry implements TelemetryStore {
 			WHERE s.relid = CAST('jobqueue_job' AS regclass)""";
 
 	/**
-	 * The finished index walked backwards from now, newest first, down to the first of the minutes asked for, at
-	 * most {@link FinishedMinute#CAP} rows (each also read from the table for its queue and state): bounded at any
-	 * rate of work. The state list is the index's own predicate, so the planner may use it.
+	 * The index of finished rows by {@code (queue, state, finished_at)}: the queues by a loose scan, and each queue's
+	 * finished states walked backwards from now, newest first, down to the first of the minutes asked for, at most
+	 * {@link FinishedMinute#CAP} entries each, from the index only: bounded at any rate of work. The state list is
+	 * the index's own predicate, so the planner may use it.
 	 */
 	static final String FINISHED_PER_MINUTE = """
-			SELECT queue, date_trunc('minute', finished_at) AS minute,
-			       count(*) FILTER (WHERE state = 'succeeded'), count(*) FILTER (WHERE state = 'cancelled'),
-			       count(*) FILTER (WHERE state = 'dead')
-			FROM (SELECT queue, state, finished_at FROM jobqueue_job
-			      WHERE state IN ('succeeded', 'cancelled', 'dead')
-			        AND finished_at >= date_trunc('minute', now()) - make_interval(mins => :minutes - 1)
-			      ORDER BY finished_at DESC
-			      LIMIT :cap) AS recent
-			GROUP BY queue, minute
-			ORDER BY queue, minute""";
+			WITH RECURSIVE %s
+			SELECT queues.queue, date_trunc('minute', recent.finished_at) AS minute,
+			       count(*) FILTER (WHERE finished.state = 'succeeded'), count(*) FILTER (WHERE finished.state = 'cancelled'),
+			       count(*) FILTER (WHERE finished.state = 'dead')
+			FROM queues
+			CROSS JOIN (VALUES ('succeeded'), ('cancelled'), ('dead')) AS finished (state)
+			CROSS JOIN LATERAL (
+			    SELECT j.finished_at FROM jobqueue_job j
+			    WHERE j.state IN ('succeeded', 'cancelled', 'dead') AND j.queue = queues.queue AND j.state = finished.state
+			      AND j.finished_at >= date_trunc('minute', now()) - make_interval(mins => :minutes - 1)
+			    ORDER BY j.finished_at DESC
+			    LIMIT :cap
+			) AS recent
+			WHERE queues.queue IS NOT NULL
+			GROUP BY queues.queue, minute
+			ORDER BY queues.queue, minute""".formatted(JobCounts.FINISHED_QUEUES);
 
 	private final JdbcClient jdbc;
 

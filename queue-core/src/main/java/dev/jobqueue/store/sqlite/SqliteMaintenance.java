@@ -42,24 +42,26 @@ final class SqliteMaintenance implements MaintenanceStore {
 			TRANSITIONS.reapGivesBack(""));
 
 	/**
-	 * The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. INDEXED BY,
-	 * because the search's index of finished rows by {@code (queue, state, id)} (V25) holds the same rows, and
-	 * SQLite, with no statistics, picks among such indexes by rules of thumb: while V25 still had an index of
-	 * every finished row by {@code (state, id)}, it took that one, looked the three states up and sorted every
-	 * finished row by finished time, under the write lock. A dead job that holds its key's slot stays past its
-	 * retention, as on PostgreSQL.
+	 * The pruner's statement (see {@link #prune}), a constant so that a test can ask for its plan. The queues with
+	 * finished jobs by the loose scan of the index of finished rows ({@link SqliteTelemetry#FINISHED_QUEUES}),
+	 * crossed with the finished states and each one's retention: each queue and state a range of the index, up to
+	 * its cutoff. So rows go oldest first within a queue and state, not across them, which the pruner does not need:
+	 * it deletes every row past its retention, batch after batch. A dead job that holds its key's slot stays past
+	 * its retention, as on PostgreSQL.
 	 */
 	static final String PRUNE = """
 			DELETE FROM jobqueue_job WHERE id IN (
-			    SELECT id FROM jobqueue_job INDEXED BY jobqueue_job_finished_idx
-			    WHERE state IN ('succeeded', 'cancelled', 'dead')
-			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-			                         - min(:finishedMillis, :deadMillis)
-			      AND finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-			                         - CASE WHEN state = 'dead' THEN :deadMillis ELSE :finishedMillis END
-			      AND (concurrency_key IS NULL OR NOT %s)
-			    ORDER BY finished_at
-			    LIMIT :limit)""".formatted(TRANSITIONS.holdsSlot(""));
+			    WITH RECURSIVE %s, retained (state, millis) AS (
+			        VALUES ('succeeded', :finishedMillis), ('cancelled', :finishedMillis), ('dead', :deadMillis)
+			    )
+			    SELECT j.id
+			    FROM queues CROSS JOIN retained CROSS JOIN jobqueue_job AS j INDEXED BY jobqueue_job_queue_finished_idx
+			    WHERE queues.queue IS NOT NULL
+			      AND j.state IN ('succeeded', 'cancelled', 'dead')
+			      AND j.queue = queues.queue AND j.state = retained.state
+			      AND j.finished_at <= CAST(round(unixepoch('subsec') * 1000) AS INTEGER) - retained.millis
+			      AND (j.concurrency_key IS NULL OR NOT %s)
+			    LIMIT :limit)""".formatted(SqliteTelemetry.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
 
 	private final JdbcClient jdbc;
 
@@ -100,10 +102,8 @@ final class SqliteMaintenance implements MaintenanceStore {
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
 		// "<=" rather than PostgreSQL's "<": times here are whole milliseconds, and a job finished in the
-		// current millisecond is past a retention of zero. The state condition is the partial index's own,
-		// and the shorter retention bounds its range: the statement then reads the finished index from its
-		// oldest entry up to that cutoff, where the two per-state conditions alone scanned the whole table
-		// while holding the write lock.
+		// current millisecond is past a retention of zero. The state condition is the partial index's own, which
+		// SQLite needs to see as is to use the index; each queue and state's cutoff then bounds its range.
 		return statements.write("prune", () -> jdbc.sql(PRUNE)
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())

@@ -44,11 +44,13 @@ final class SqliteSearch implements OperatorReads {
 			LIMIT :limit""";
 
 	/**
-	 * One finished state of one queue: the literal {@code state IN (…)} of the finished rows' index and the
-	 * queue as an equality, not {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. A
-	 * walk of {@code (queue, state, id)} downwards from the cursor, with no sort.
+	 * One rare finished state, cancelled or dead, of one queue: the literal {@code state IN (…)} of the index of
+	 * finished rows by {@code (queue, state, finished_at)} and the queue as an equality, not
+	 * {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. The range of the queue and state in
+	 * that index, sorted by id: these states are rare, so the range is small, where the walk of their
+	 * {@code (state, id)} index would read the rows of every queue until it met a page of this one's.
 	 */
-	static final String FINISHED_IN_QUEUE = """
+	static final String CANCELLED_OR_DEAD_IN_QUEUE = """
 			SELECT id FROM jobqueue_job
 			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND queue = :queue
 			  AND id < :before
@@ -87,20 +89,18 @@ final class SqliteSearch implements OperatorReads {
 	}
 
 	/**
-	 * The index walks above for one finished state; anything else walks the rowid down from the cursor, which
+	 * The index reads above for one rare finished state; anything else walks the rowid down from the cursor, which
 	 * stops at a page. For several states, SQLite looks each up in an index and sorts all their rows by id
 	 * before it returns the first page: every batch of a bulk delete of finished jobs would read them all.
-	 * Succeeded jobs in every queue have no index of their own (a completion would pay for it): they are most of
-	 * a table that keeps finished jobs, and the walk of the rowid meets a page of them within a few pages.
+	 * Succeeded jobs, in one queue or every queue, have no index in id order (a completion would pay for its
+	 * entry): they are most of a table that keeps finished jobs, and the walk of the rowid meets a page of them
+	 * within a few pages, where the index of finished rows would sort every succeeded row of the queue.
 	 */
 	static String statement(JobQuery query) {
-		if (query.states().size() != 1 || !query.onlyFinished()) {
+		if (query.states().size() != 1 || !RARE.containsAll(query.states())) {
 			return ANY;
 		}
-		if (query.queue() != null) {
-			return FINISHED_IN_QUEUE;
-		}
-		return RARE.containsAll(query.states()) ? CANCELLED_OR_DEAD : ANY;
+		return query.queue() != null ? CANCELLED_OR_DEAD_IN_QUEUE : CANCELLED_OR_DEAD;
 	}
 
 	@Override

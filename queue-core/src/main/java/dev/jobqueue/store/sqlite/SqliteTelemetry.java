@@ -2,9 +2,11 @@ package dev.jobqueue.store.sqlite;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -22,33 +24,42 @@ import dev.jobqueue.store.sqlite.support.SqliteStatements;
 final class SqliteTelemetry implements TelemetryStore {
 
 	/**
-	 * The finished states' counts on SQLite: {@link JobCounts#FINISHED} with its loose scan of the queues held
-	 * to the {@code (queue, state, id)} index (INDEXED BY). SQLite, with no statistics, picks among indexes of the
-	 * same rows by rules of thumb: while V25 still had an index of every finished row by {@code (state, id)}, which
-	 * is not in queue order, it took that one, read every finished row and sorted them, once per queue.
+	 * The queues that have finished jobs, as the recursive common table expression {@code queues (queue)}, whose
+	 * last row is a null: a loose scan of the index of finished rows by {@code (queue, state, finished_at)}, one
+	 * descent per queue (the next queue name above the last one), not a read of its entries. The counts, the jobs
+	 * finished per minute and the pruner ({@code SqliteMaintenance}) each read the ranges of a queue's finished
+	 * states from there. INDEXED BY here and in those statements, as SQLite with no statistics picks among indexes
+	 * by rules of thumb, and with it a statement the index cannot serve fails to prepare rather than reads the table.
 	 */
-	static final String FINISHED = """
-			WITH RECURSIVE queues (queue) AS (
-			    SELECT (SELECT queue FROM jobqueue_job INDEXED BY jobqueue_job_finished_queue_idx
+	static final String FINISHED_QUEUES = """
+			queues (queue) AS (
+			    SELECT (SELECT queue FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
 			            WHERE state IN ('succeeded', 'cancelled', 'dead')
 			            ORDER BY queue LIMIT 1)
 			    UNION ALL
-			    SELECT (SELECT j.queue FROM jobqueue_job AS j INDEXED BY jobqueue_job_finished_queue_idx
+			    SELECT (SELECT j.queue FROM jobqueue_job AS j INDEXED BY jobqueue_job_queue_finished_idx
 			            WHERE j.state IN ('succeeded', 'cancelled', 'dead') AND j.queue > queues.queue
 			            ORDER BY j.queue LIMIT 1)
 			    FROM queues WHERE queues.queue IS NOT NULL
-			), finished (state) AS (
+			)""";
+
+	/**
+	 * The finished states' counts on SQLite: {@link JobCounts#FINISHED}, its loose scan of the queues and each of
+	 * its counts, a range of {@code (queue, state)}, held to the index of finished rows (see {@link #FINISHED_QUEUES}).
+	 */
+	static final String FINISHED = """
+			WITH RECURSIVE %s, finished (state) AS (
 			    SELECT 'succeeded' UNION ALL SELECT 'cancelled' UNION ALL SELECT 'dead'
 			), counted AS (
 			    SELECT queues.queue, finished.state,
-			           (SELECT count(*) FROM (SELECT 1 FROM jobqueue_job AS j INDEXED BY jobqueue_job_finished_queue_idx
+			           (SELECT count(*) FROM (SELECT 1 FROM jobqueue_job AS j INDEXED BY jobqueue_job_queue_finished_idx
 			                                  WHERE j.state IN ('succeeded', 'cancelled', 'dead')
 			                                    AND j.queue = queues.queue AND j.state = finished.state
 			                                  LIMIT :cap) capped) AS n
 			    FROM queues CROSS JOIN finished
 			    WHERE queues.queue IS NOT NULL
 			)
-			SELECT queue, state, n FROM counted WHERE n > 0""";
+			SELECT queue, state, n FROM counted WHERE n > 0""".formatted(FINISHED_QUEUES);
 
 	/**
 	 * One search of the ready index per priority (0 - 9 by the column's CHECK), the first entry of each in run_at
@@ -78,22 +89,32 @@ final class SqliteTelemetry implements TelemetryStore {
 			ORDER BY j.run_at, j.id
 			LIMIT 1""";
 
+	/** The queues with finished jobs ({@link #FINISHED_QUEUES}), in order: those the jobs finished per minute read. */
+	static final String QUEUES_WITH_FINISHED_JOBS = """
+			WITH RECURSIVE %s
+			SELECT queue FROM queues WHERE queue IS NOT NULL""".formatted(FINISHED_QUEUES);
+
+	/** The start of the first of the last {@code :minutes} minutes, the current one included. */
+	static final String FIRST_MINUTE = """
+			SELECT (CAST(round(unixepoch('subsec') * 1000) AS INTEGER) / 60000 - :minutes + 1) * 60000""";
+
 	/**
-	 * The finished index walked backwards from now down to the first of the minutes asked for, at most
-	 * {@link FinishedMinute#CAP} rows, as on PostgreSQL ({@code PostgresTelemetry}). INDEXED BY, as the pruner's:
-	 * with no statistics SQLite might take the search's index of the same finished rows by queue and state, and
-	 * sort every one of them.
+	 * One queue's jobs of one finished state by minute: a range of {@code (queue, state)} in the index of finished
+	 * rows (see {@link #FINISHED_QUEUES}), walked backwards from its newest entry down to the first minute asked
+	 * for, at most {@code :cap} entries: the index's order is the walk's, so the limit stops it.
 	 */
 	static final String FINISHED_PER_MINUTE = """
-			SELECT queue, finished_at / 60000 * 60000 AS minute,
-			       sum(state = 'succeeded'), sum(state = 'cancelled'), sum(state = 'dead')
-			FROM (SELECT queue, state, finished_at FROM jobqueue_job INDEXED BY jobqueue_job_finished_idx
-			      WHERE state IN ('succeeded', 'cancelled', 'dead')
-			        AND finished_at >= (CAST(round(unixepoch('subsec') * 1000) AS INTEGER) / 60000 - :minutes + 1) * 60000
+			SELECT finished_at / 60000 * 60000 AS minute, count(*)
+			FROM (SELECT finished_at FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
+			      WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue AND state = :state
+			        AND finished_at >= :firstMinute
 			      ORDER BY finished_at DESC
 			      LIMIT :cap)
-			GROUP BY queue, minute
-			ORDER BY queue, minute""";
+			GROUP BY minute""";
+
+	/** The finished states in the order of {@link FinishedMinute}'s counts. */
+	private static final List<JobState> FINISHED_STATES = List.of(JobState.succeeded, JobState.cancelled,
+			JobState.dead);
 
 	private final JdbcClient jdbc;
 
@@ -104,14 +125,36 @@ final class SqliteTelemetry implements TelemetryStore {
 		this.statements = statements;
 	}
 
+	/**
+	 * {@link #FINISHED_PER_MINUTE} for each queue with finished jobs and each finished state, from one first minute
+	 * read once by the database's clock: SQLite has no lateral join, by which one statement could walk each range of
+	 * the index with a limit of its own, and the queues are few. The cap, {@link FinishedMinute#CAP}, is per queue
+	 * and state: past it, only that queue and state's oldest minutes are counted short (or left out).
+	 */
 	@Override
 	public List<FinishedMinute> finishedPerMinute(int minutes) {
-		return statements.read("finished per minute", () -> jdbc.sql(FINISHED_PER_MINUTE)
-			.param("minutes", FinishedMinute.checkMinutes(minutes))
-			.param("cap", FinishedMinute.CAP)
-			.query((rs, row) -> new FinishedMinute(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3),
-					rs.getLong(4), rs.getLong(5)))
-			.list());
+		FinishedMinute.checkMinutes(minutes);
+		return statements.read("finished per minute", () -> {
+			long firstMinute = jdbc.sql(FIRST_MINUTE).param("minutes", minutes).query(Long.class).single();
+			List<FinishedMinute> finished = new ArrayList<>();
+			for (String queue : jdbc.sql(QUEUES_WITH_FINISHED_JOBS).query(String.class).list()) {
+				Map<Long, long[]> byMinute = new TreeMap<>();
+				for (JobState state : FINISHED_STATES) {
+					int column = FINISHED_STATES.indexOf(state);
+					jdbc.sql(FINISHED_PER_MINUTE)
+						.param("queue", queue)
+						.param("state", state.name())
+						.param("firstMinute", firstMinute)
+						.param("cap", FinishedMinute.CAP)
+						.query(rs -> {
+							byMinute.computeIfAbsent(rs.getLong(1), minute -> new long[3])[column] = rs.getLong(2);
+						});
+				}
+				byMinute.forEach((minute, counts) -> finished
+					.add(new FinishedMinute(queue, Instant.ofEpochMilli(minute), counts[0], counts[1], counts[2])));
+			}
+			return finished;
+		});
 	}
 
 	@Override

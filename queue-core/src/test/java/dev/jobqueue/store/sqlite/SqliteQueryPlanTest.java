@@ -79,12 +79,21 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
-	/** The console's jobs finished per minute: the finished index, backwards from now, bounded by its LIMIT. */
+	/**
+	 * The console's jobs finished per minute: the queues by the loose scan of the index of finished rows, then each
+	 * queue and state a range of it, backwards from now in the index's order, so that its LIMIT stops the walk.
+	 */
 	@Test
-	void theFinishedJobsPerMinuteAreReadFromTheFinishedIndexFromNowBack() {
-		assertThat(plan(SqliteTelemetry.FINISHED_PER_MINUTE, Map.of("minutes", 5, "cap", 100_000)))
-			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_idx (finished_at>?)"))
+	void theFinishedJobsPerMinuteAreReadFromTheFinishedIndexFromNowBackPerQueueAndState() {
+		assertThat(plan(SqliteTelemetry.QUEUES_WITH_FINISHED_JOBS, Map.of()))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue>?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+		assertThat(plan(SqliteTelemetry.FINISHED_PER_MINUTE,
+				Map.of("queue", "default", "state", "succeeded", "firstMinute", 0L, "cap", 100_000)))
+			.anySatisfy(step -> assertThat(step)
+				.contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=? AND finished_at>?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE FOR ORDER BY"));
 	}
 
 	@Test
@@ -94,12 +103,16 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
+	/** The queues by the loose scan of the index of finished rows, each queue and state a range up to its cutoff. */
 	@Test
-	void thePrunerReadsTheFinishedIndexUpToTheShorterRetention() {
+	void thePrunerReadsTheFinishedIndexPerQueueAndStateUpToItsRetention() {
 		assertThat(plan(SqliteMaintenance.PRUNE,
 				Map.of("finishedMillis", 86_400_000L, "deadMillis", 1_209_600_000L, "limit", 1_000)))
-			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_finished_idx (finished_at<?)"))
-			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue>?)"))
+			.anySatisfy(step -> assertThat(step)
+				.contains("USING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=? AND finished_at<?)"))
+			.noneSatisfy(step -> assertThat(step).matches("SCAN (jobqueue_job|j)"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
 	@Test
@@ -151,17 +164,37 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
-	/** One finished state of one queue, common or rare: a walk down the finished rows' (queue, state, id) index. */
+	/**
+	 * Cancelled or dead, the rare finished states, in one queue: the queue and state's range of the index of finished
+	 * rows, sorted by id. The range holds only the queue's rows of that state, where the walk of the (state, id) index
+	 * would read every queue's.
+	 */
 	@Test
-	void aSearchOfOneFinishedStateOfOneQueueWalksTheFinishedQueueIndexDownFromTheCursor() {
-		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded)))
-			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
+	void aSearchOfOneRareFinishedStateOfOneQueueReadsItsRangeOfTheFinishedIndex() {
 		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.dead)))
-			.isEqualTo(SqliteSearch.FINISHED_IN_QUEUE);
-		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded"), "reports")))
+			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE);
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.cancelled)))
+			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE);
+		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("dead"), "reports")))
 			.anySatisfy(step -> assertThat(step)
-				.contains("USING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=? AND id<?)"))
+				.contains("USING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+	}
+
+	/**
+	 * Succeeded jobs in one queue, as in every queue: the walk of the rowid newest first. The index of finished rows
+	 * holds them in finished order, and would sort every succeeded row of the queue before the first page.
+	 */
+	@Test
+	void aSearchOfSucceededJobsInOneQueueWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded)))
+			.isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded"), "reports")))
+			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("succeeded"), "reports")))
+			.as("why: the finished rows' index would sort")
+			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
 	/**
@@ -192,7 +225,7 @@ class SqliteQueryPlanTest {
 
 		assertThat(SqliteSearch.statement(finished)).isEqualTo(SqliteSearch.ANY);
 		assertThat(SqliteSearch.statement(finished.queue("reports"))).isEqualTo(SqliteSearch.ANY);
-		assertThat(plan(SqliteSearch.FINISHED_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
+		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
 			.as("why: the finished rows' index would sort")
 			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded", "cancelled", "dead"), null)))
@@ -200,12 +233,13 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
-	/** The queues by a loose scan of the finished rows' (queue, state, id) index, each count a range of it. */
+	/** The queues by a loose scan of the index of finished rows, each count a range of (queue, state) in it. */
 	@Test
-	void theFinishedCountsReadTheFinishedQueueIndexOnly() {
+	void theFinishedCountsReadTheFinishedIndexOnly() {
 		assertThat(plan(SqliteTelemetry.FINISHED, Map.of("cap", JobCounts.FINISHED_CAP)))
-			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue>?)"))
-			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_finished_queue_idx (queue=? AND state=?)"))
+			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue>?)"))
+			.anySatisfy(step -> assertThat(step)
+				.contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
