@@ -6,21 +6,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
+import javax.sql.DataSource;
+
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.mysql.MysqlDialect;
-import dev.jobqueue.support.JdbcUrls;
+import dev.jobqueue.support.DatabaseOfItsOwn;
 import dev.jobqueue.support.MysqlTestDatabase;
 
 /**
@@ -32,30 +31,19 @@ class MysqlKeyLockUpgradeTest {
 
 	private static final String KEY = "tenant-upgraded";
 
-	private SingleConnectionDataSource admin;
+	private DatabaseOfItsOwn database;
 
-	private String database;
-
-	private HikariDataSource dataSource;
+	private DataSource dataSource;
 
 	@BeforeEach
 	void createDatabase() {
-		admin = new SingleConnectionDataSource(MysqlTestDatabase.url(), true);
-		JdbcClient jdbc = JdbcClient.create(admin);
-		database = jdbc.sql("SELECT DATABASE()").query(String.class).single() + "_key_upgrade";
-		jdbc.sql("DROP DATABASE IF EXISTS " + database).update();
-		jdbc.sql("CREATE DATABASE " + database).update();
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(JdbcUrls.withDatabase(MysqlTestDatabase.url(), database));
-		config.setMaximumPoolSize(4);
-		dataSource = new HikariDataSource(config);
+		database = new DatabaseOfItsOwn(MysqlTestDatabase.url(), "key_upgrade");
+		dataSource = database.dataSource();
 	}
 
 	@AfterEach
 	void dropDatabase() {
-		dataSource.close();
-		JdbcClient.create(admin).sql("DROP DATABASE IF EXISTS " + database).update();
-		admin.destroy();
+		database.close();
 	}
 
 	@Test

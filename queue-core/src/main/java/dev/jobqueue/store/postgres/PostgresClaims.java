@@ -44,6 +44,62 @@ import dev.jobqueue.store.Lease;
  */
 final class PostgresClaims implements ClaimStore {
 
+	/**
+	 * One statement: pick the due rows in claim order, lock them, and mark them running. SKIP LOCKED lets concurrent
+	 * pollers pass over rows another poller is claiming at this instant, so they never block each other and never pick
+	 * the same row. The partial index over ready rows (queue, priority, run_at, id) is read one priority at a time
+	 * (0 – 9, the table's check), each descent bounded by {@code run_at <= now}: read as one range over the queue, run_at
+	 * was only a filter, and the scan walked past every future job of a priority (delayed jobs, retries in backoff)
+	 * before it reached the next priority's due ones (decision record 003). The priorities are a nested loop's outer
+	 * side, in the order of the VALUES list, so the rows come in claim order, and the outer LIMIT stops pulling once
+	 * it has {@code :limit} rows: a row is locked when it is pulled, so the claim locks no more than it takes. No
+	 * ORDER BY above the join: a sort there would pull, and lock, every priority's rows first.
+	 *
+	 * <p>Rows of kinds this node does not serve, and rows of a payload version newer than it reads, are passed over by
+	 * one filter, read from the row: the index has neither kind nor version, and decision record 004 says why. The
+	 * row's kind finds its newest readable version at the same position in {@code :versions} as in {@code :kinds}; a
+	 * kind not in {@code :kinds} finds null, which no version is at or below.
+	 *
+	 * <p>The lease token grows at every claim so that writes from any earlier execution are fenced off.
+	 *
+	 * <p>Pauses are read in the same statement, so a pause committed before it starts holds on every node at once,
+	 * with no cache to go stale: the queue's pause is a subquery on no column of the row, which the planner runs once
+	 * (an InitPlan) and which stops the statement before it reads an entry; the paused kinds are read once into a hash
+	 * (a hashed SubPlan; NOT IN is safe as name is never null), probed per row, and kept across the priorities, as it
+	 * depends on none of them. Times are {@code statement_timestamp()}: the same as {@code now()} for a claim that is
+	 * a transaction of its own, as the runtime's are; a test's drain (queue-test) claims inside the test's
+	 * transaction, where {@code now()} is that transaction's start and a job enqueued in it would never be due.
+	 */
+	static final String CLAIM = """
+			WITH picked AS (
+			    SELECT due.id
+			    FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS priorities (priority)
+			    CROSS JOIN LATERAL (
+			        SELECT id FROM jobqueue_job
+			        WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
+			          AND run_at <= statement_timestamp()
+			          AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
+			          AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
+			        ORDER BY run_at, id
+			        LIMIT :limit
+			        FOR UPDATE SKIP LOCKED
+			    ) AS due
+			    WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
+			    LIMIT :limit
+			), async_commit AS (
+			    SELECT set_config('synchronous_commit', 'off', true)
+			)
+			UPDATE jobqueue_job j
+			SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
+			    lease_owner = :owner,
+			    lease_expires_at = statement_timestamp() + :leaseMillis * interval '1 millisecond',
+			    started_at = statement_timestamp(), claim_confirmed = :confirmed
+			FROM picked, async_commit
+			WHERE j.id = picked.id
+			RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
+			          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes, j.concurrency_key,
+			          j.trace_context""";
+
 	private final JdbcClient jdbc;
 
 	PostgresClaims(JdbcClient jdbc) {
@@ -53,58 +109,8 @@ final class PostgresClaims implements ClaimStore {
 	@Override
 	public List<ClaimedJob> claim(String queue, Map<String, Integer> versions, int limit, String owner,
 			Duration lease, boolean confirmed) {
-		// One statement: pick the due rows in claim order, lock them, and mark them running. SKIP LOCKED lets
-		// concurrent pollers pass over rows another poller is claiming at this instant, so they never block
-		// each other and never pick the same row. The partial index over ready rows (queue, priority, run_at,
-		// id) is read one priority at a time (0 – 9, the table's check), each descent bounded by run_at <= now:
-		// read as one range over the queue, run_at was only a filter, and the scan walked past every future job
-		// of a priority (delayed jobs, retries in backoff) before it reached the next priority's due ones
-		// (decision record 003). The priorities are a nested loop's outer side, in the order of the VALUES list, so the
-		// rows come in claim order, and the outer LIMIT stops pulling once it has :limit rows: a row is locked
-		// when it is pulled, so the claim locks no more than it takes. No ORDER BY above the join: a sort there
-		// would pull, and lock, every priority's rows first. Rows of kinds this node does not serve, and rows
-		// of a payload version newer than it reads, are passed over by one filter, read from the row: the index
-		// has neither kind nor version, and decision record 004 says why.
-		// The row's kind finds its newest readable version at the same position in :versions as in :kinds; a
-		// kind not in :kinds finds null, which no version is at or below. The lease token grows at every claim
-		// so that writes from any earlier execution are fenced off. Pauses are read in the same statement, so a
-		// pause committed before it starts holds on every node at once, with no cache to go stale: the queue's
-		// pause is a subquery on no column of the row, which the planner runs once (an InitPlan) and which
-		// stops the statement before it reads an entry; the paused kinds are read once into a hash (a hashed
-		// SubPlan; NOT IN is safe as name is never null), probed per row, and kept across the priorities, as it
-		// depends on none of them. Times are statement_timestamp(): the same as now() for a claim that is a
-		// transaction of its own, as the runtime's are; a test's drain (queue-test) claims inside the test's
-		// transaction, where now() is that transaction's start and a job enqueued in it would never be due.
 		List<Map.Entry<String, Integer>> served = List.copyOf(versions.entrySet());
-		List<ClaimedJob> claimed = jdbc.sql("""
-				WITH picked AS (
-				    SELECT due.id
-				    FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS priorities (priority)
-				    CROSS JOIN LATERAL (
-				        SELECT id FROM jobqueue_job
-				        WHERE state = 'ready' AND queue = :queue AND priority = priorities.priority
-				          AND run_at <= statement_timestamp()
-				          AND payload_version <= (CAST(:versions AS int[]))[array_position(CAST(:kinds AS text[]), kind)]
-				          AND kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
-				        ORDER BY run_at, id
-				        LIMIT :limit
-				        FOR UPDATE SKIP LOCKED
-				    ) AS due
-				    WHERE NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = :queue AND paused)
-				    LIMIT :limit
-				), async_commit AS (
-				    SELECT set_config('synchronous_commit', 'off', true)
-				)
-				UPDATE jobqueue_job j
-				SET state = 'running', attempt = j.attempt + 1, lease_token = j.lease_token + 1,
-				    lease_owner = :owner,
-				    lease_expires_at = statement_timestamp() + :leaseMillis * interval '1 millisecond',
-				    started_at = statement_timestamp(), claim_confirmed = :confirmed
-				FROM picked, async_commit
-				WHERE j.id = picked.id
-				RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
-				          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes, j.concurrency_key,
-				          j.trace_context""")
+		List<ClaimedJob> claimed = jdbc.sql(CLAIM)
 			.param("queue", queue)
 			.param("kinds", served.stream().map(Map.Entry::getKey).toArray(String[]::new))
 			.param("versions", served.stream().map(Map.Entry::getValue).toArray(Integer[]::new))

@@ -12,6 +12,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.OperatorReads;
 
 /**
@@ -34,7 +35,7 @@ final class PostgresSearch implements OperatorReads {
 	/**
 	 * When every state asked for is a finished one. The literal {@code state IN (…)} is the predicate of the
 	 * finished rows' {@code (queue, state, finished_at)} index, so that even a generic plan may use it: one queue's
-	 * jobs of states it has {@link #FEW} or more of are a range of it sorted by id, or the primary key walked newest
+	 * jobs of states it has many of are a range of it sorted by id, or the primary key walked newest
 	 * first, which the planner chooses by its statistics. The {@code (state, id)} index of cancelled and dead rows is
 	 * used by the plans made for the values bound (the ones PostgreSQL keeps, see PostgresSearchPlanTest), which
 	 * prove its predicate from the state: a walk of one rare state newest first. Its predicate is not written
@@ -52,10 +53,10 @@ final class PostgresSearch implements OperatorReads {
 			LIMIT :limit""".formatted(FILTERS);
 
 	/**
-	 * One queue's jobs of finished states when they are {@link #FEW}: the range of the finished rows' index, read
-	 * whole and sorted. The planner cannot tell that a small queue's rows are old (its statistics hold no
-	 * correlation between queue and id), and walked the primary key from the newest row past every other queue's;
-	 * OFFSET 0 keeps it from lifting the ORDER BY and LIMIT into the range.
+	 * One queue's jobs of finished states when they are few ({@link JobCounts#fewFinishedInQueue}): the range of the
+	 * finished rows' index, read whole and sorted. The planner cannot tell that a small queue's rows are old (its
+	 * statistics hold no correlation between queue and id), and walked the primary key from the newest row past every
+	 * other queue's; OFFSET 0 keeps it from lifting the ORDER BY and LIMIT into the range.
 	 */
 	static final String FEW_FINISHED_IN_QUEUE = """
 			SELECT id FROM (
@@ -67,23 +68,6 @@ final class PostgresSearch implements OperatorReads {
 			) AS few
 			ORDER BY id DESC
 			LIMIT :limit""".formatted(FILTERS.replace("\n", "\n    "));
-
-	/** Below this many, one queue's finished jobs of the states asked for are read whole and sorted. */
-	static final int FEW = 10_000;
-
-	/**
-	 * How many of one queue's jobs are in one finished state, up to {@link #FEW}: a range of the index, in its order,
-	 * which a scan of the table could give only by sorting what it read. The limit is written in the statement: as a
-	 * parameter, the plan the driver prepares once it runs the statement often (generic, for any value) took a tenth
-	 * of the rows for the limit, and a scan of the table for cheap.
-	 */
-	static final String COUNT_FINISHED_IN_QUEUE = """
-			SELECT count(*) FROM (
-			    SELECT 1 FROM jobqueue_job
-			    WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue AND state = :state
-			    ORDER BY finished_at
-			    LIMIT %d
-			) AS counted""".formatted(FEW);
 
 	/**
 	 * Any states: a walk of the primary key downwards from the cursor, or of the partial index of an
@@ -106,7 +90,7 @@ final class PostgresSearch implements OperatorReads {
 	@Override
 	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
 		List<String> states = query.states().stream().map(JobState::name).toList();
-		return jdbc.sql(statement(query, states))
+		return jdbc.sql(statement(query))
 			.param("states", states)
 			.param("before", beforeId)
 			.param("queue", query.queue())
@@ -121,25 +105,11 @@ final class PostgresSearch implements OperatorReads {
 			.list();
 	}
 
-	private String statement(JobQuery query, List<String> states) {
-		if (!query.onlyFinished()) {
-			return ANY;
+	private String statement(JobQuery query) {
+		if (JobCounts.fewFinishedInQueue(jdbc, query)) {
+			return FEW_FINISHED_IN_QUEUE;
 		}
-		if (query.queue() == null) {
-			return FINISHED;
-		}
-		long inQueue = 0;
-		for (String state : states) {
-			inQueue += jdbc.sql(COUNT_FINISHED_IN_QUEUE)
-				.param("queue", query.queue())
-				.param("state", state)
-				.query(Long.class)
-				.single();
-			if (inQueue >= FEW) {
-				return FINISHED;
-			}
-		}
-		return FEW_FINISHED_IN_QUEUE;
+		return query.onlyFinished() ? FINISHED : ANY;
 	}
 
 	@Override

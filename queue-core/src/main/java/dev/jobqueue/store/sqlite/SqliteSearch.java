@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.OperatorReads;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
@@ -44,13 +45,13 @@ final class SqliteSearch implements OperatorReads {
 			LIMIT :limit""";
 
 	/**
-	 * One rare finished state, cancelled or dead, of one queue: the literal {@code state IN (…)} of the index of
-	 * finished rows by {@code (queue, state, finished_at)} and the queue as an equality, not
-	 * {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. The range of the queue and state in
-	 * that index, sorted by id: these states are rare, so the range is small, where the walk of their
-	 * {@code (state, id)} index would read the rows of every queue until it met a page of this one's.
+	 * One queue's jobs of finished states when they are few ({@link JobCounts#fewFinishedInQueue}), as on PostgreSQL:
+	 * the literal {@code state IN (…)} of the index of finished rows by {@code (queue, state, finished_at)} and the
+	 * queue as an equality, not {@code :queue IS NULL OR …}, which SQLite cannot make an index condition. The ranges of
+	 * the queue's states in that index, sorted by id: the walk of the rowid would read every other queue's newer rows
+	 * before it met those of a small queue whose jobs are old.
 	 */
-	static final String CANCELLED_OR_DEAD_IN_QUEUE = """
+	static final String FEW_FINISHED_IN_QUEUE = """
 			SELECT id FROM jobqueue_job
 			WHERE state IN ('succeeded', 'cancelled', 'dead') AND state IN (:states) AND queue = :queue
 			  AND id < :before
@@ -89,23 +90,23 @@ final class SqliteSearch implements OperatorReads {
 	}
 
 	/**
-	 * The index reads above for one rare finished state; anything else walks the rowid down from the cursor, which
-	 * stops at a page. For several states, SQLite looks each up in an index and sorts all their rows by id
-	 * before it returns the first page: every batch of a bulk delete of finished jobs would read them all.
-	 * Succeeded jobs, in one queue or every queue, have no index in id order (a completion would pay for its
-	 * entry): they are most of a table that keeps finished jobs, and the walk of the rowid meets a page of them
-	 * within a few pages, where the index of finished rows would sort every succeeded row of the queue.
+	 * The range of one queue's finished jobs when they are few; else, for one rare finished state, the walk of its
+	 * index, and for anything else the walk of the rowid down from the cursor, which stops at a page. For several
+	 * states, SQLite looks each up in an index and sorts all their rows by id before it returns the first page:
+	 * every batch of a bulk delete of finished jobs would read them all. Succeeded jobs have no index in id order (a
+	 * completion would pay for its entry): they are most of a table that keeps finished jobs, and the walk of the
+	 * rowid meets a page of them within a few pages.
 	 */
-	static String statement(JobQuery query) {
-		if (query.states().size() != 1 || !RARE.containsAll(query.states())) {
-			return ANY;
+	static String statement(JobQuery query, boolean fewFinishedInQueue) {
+		if (fewFinishedInQueue) {
+			return FEW_FINISHED_IN_QUEUE;
 		}
-		return query.queue() != null ? CANCELLED_OR_DEAD_IN_QUEUE : CANCELLED_OR_DEAD;
+		return query.states().size() == 1 && RARE.containsAll(query.states()) ? CANCELLED_OR_DEAD : ANY;
 	}
 
 	@Override
 	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
-		return statements.read("search", () -> jdbc.sql(statement(query))
+		return statements.read("search", () -> jdbc.sql(statement(query, JobCounts.fewFinishedInQueue(jdbc, query)))
 			.param("states", query.states().stream().map(JobState::name).toList())
 			.param("before", beforeId)
 			.param("queue", query.queue())

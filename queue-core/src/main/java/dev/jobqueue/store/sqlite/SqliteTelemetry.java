@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -89,32 +88,47 @@ final class SqliteTelemetry implements TelemetryStore {
 			ORDER BY j.run_at, j.id
 			LIMIT 1""";
 
-	/** The queues with finished jobs ({@link #FINISHED_QUEUES}), in order: those the jobs finished per minute read. */
+	/**
+	 * The queues with finished jobs ({@link #FINISHED_QUEUES}), in order, each with the start of the first of the last
+	 * {@code :minutes} minutes, the current one included: read once by the database's clock (materialized), so that
+	 * every queue's minutes are the same ones.
+	 */
 	static final String QUEUES_WITH_FINISHED_JOBS = """
-			WITH RECURSIVE %s
-			SELECT queue FROM queues WHERE queue IS NOT NULL""".formatted(FINISHED_QUEUES);
-
-	/** The start of the first of the last {@code :minutes} minutes, the current one included. */
-	static final String FIRST_MINUTE = """
-			SELECT (CAST(round(unixepoch('subsec') * 1000) AS INTEGER) / 60000 - :minutes + 1) * 60000""";
+			WITH RECURSIVE %s, first (minute) AS MATERIALIZED (
+			    SELECT (CAST(round(unixepoch('subsec') * 1000) AS INTEGER) / 60000 - :minutes + 1) * 60000
+			)
+			SELECT queues.queue, first.minute FROM queues CROSS JOIN first
+			WHERE queues.queue IS NOT NULL
+			ORDER BY queues.queue""".formatted(FINISHED_QUEUES);
 
 	/**
-	 * One queue's jobs of one finished state by minute: a range of {@code (queue, state)} in the index of finished
-	 * rows (see {@link #FINISHED_QUEUES}), walked backwards from its newest entry down to the first minute asked
-	 * for, at most {@code :cap} entries: the index's order is the walk's, so the limit stops it.
+	 * One queue's finished jobs by minute and state: each state's range of {@code (queue, state)} in the index of
+	 * finished rows (see {@link #FINISHED_QUEUES}), walked backwards from its newest entry down to the first minute
+	 * asked for, at most {@code :cap} entries: the index's order is the walk's, so the limit stops it. SQLite has no
+	 * lateral join, by which one statement could give each queue's ranges a limit of their own, so it runs per queue.
 	 */
 	static final String FINISHED_PER_MINUTE = """
-			SELECT finished_at / 60000 * 60000 AS minute, count(*)
-			FROM (SELECT finished_at FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
-			      WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue AND state = :state
-			        AND finished_at >= :firstMinute
-			      ORDER BY finished_at DESC
-			      LIMIT :cap)
-			GROUP BY minute""";
-
-	/** The finished states in the order of {@link FinishedMinute}'s counts. */
-	private static final List<JobState> FINISHED_STATES = List.of(JobState.succeeded, JobState.cancelled,
-			JobState.dead);
+			SELECT finished_at / 60000 * 60000 AS minute,
+			       sum(state = 'succeeded'), sum(state = 'cancelled'), sum(state = 'dead')
+			FROM (SELECT * FROM (SELECT state, finished_at FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
+			                     WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue
+			                       AND state = 'succeeded' AND finished_at >= :firstMinute
+			                     ORDER BY finished_at DESC
+			                     LIMIT :cap)
+			      UNION ALL
+			      SELECT * FROM (SELECT state, finished_at FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
+			                     WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue
+			                       AND state = 'cancelled' AND finished_at >= :firstMinute
+			                     ORDER BY finished_at DESC
+			                     LIMIT :cap)
+			      UNION ALL
+			      SELECT * FROM (SELECT state, finished_at FROM jobqueue_job INDEXED BY jobqueue_job_queue_finished_idx
+			                     WHERE state IN ('succeeded', 'cancelled', 'dead') AND queue = :queue
+			                       AND state = 'dead' AND finished_at >= :firstMinute
+			                     ORDER BY finished_at DESC
+			                     LIMIT :cap))
+			GROUP BY minute
+			ORDER BY minute""";
 
 	private final JdbcClient jdbc;
 
@@ -126,35 +140,33 @@ final class SqliteTelemetry implements TelemetryStore {
 	}
 
 	/**
-	 * {@link #FINISHED_PER_MINUTE} for each queue with finished jobs and each finished state, from one first minute
-	 * read once by the database's clock: SQLite has no lateral join, by which one statement could walk each range of
-	 * the index with a limit of its own, and the queues are few. The cap, {@link FinishedMinute#CAP}, is per queue
-	 * and state: past it, only that queue and state's oldest minutes are counted short (or left out).
+	 * {@link #FINISHED_PER_MINUTE} for each queue with finished jobs, over the minutes {@link
+	 * #QUEUES_WITH_FINISHED_JOBS} reads. The cap, {@link FinishedMinute#CAP}, is per queue and state: past it, only
+	 * that queue and state's oldest minutes are counted short (or left out).
 	 */
 	@Override
 	public List<FinishedMinute> finishedPerMinute(int minutes) {
 		FinishedMinute.checkMinutes(minutes);
 		return statements.read("finished per minute", () -> {
-			long firstMinute = jdbc.sql(FIRST_MINUTE).param("minutes", minutes).query(Long.class).single();
 			List<FinishedMinute> finished = new ArrayList<>();
-			for (String queue : jdbc.sql(QUEUES_WITH_FINISHED_JOBS).query(String.class).list()) {
-				Map<Long, long[]> byMinute = new TreeMap<>();
-				for (JobState state : FINISHED_STATES) {
-					int column = FINISHED_STATES.indexOf(state);
-					jdbc.sql(FINISHED_PER_MINUTE)
-						.param("queue", queue)
-						.param("state", state.name())
-						.param("firstMinute", firstMinute)
-						.param("cap", FinishedMinute.CAP)
-						.query(rs -> {
-							byMinute.computeIfAbsent(rs.getLong(1), minute -> new long[3])[column] = rs.getLong(2);
-						});
-				}
-				byMinute.forEach((minute, counts) -> finished
-					.add(new FinishedMinute(queue, Instant.ofEpochMilli(minute), counts[0], counts[1], counts[2])));
+			for (QueueSince queue : jdbc.sql(QUEUES_WITH_FINISHED_JOBS)
+				.param("minutes", minutes)
+				.query((rs, row) -> new QueueSince(rs.getString(1), rs.getLong(2)))
+				.list()) {
+				finished.addAll(jdbc.sql(FINISHED_PER_MINUTE)
+					.param("queue", queue.name())
+					.param("firstMinute", queue.firstMinute())
+					.param("cap", FinishedMinute.CAP)
+					.query((rs, row) -> new FinishedMinute(queue.name(), Instant.ofEpochMilli(rs.getLong(1)),
+							rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+					.list());
 			}
 			return finished;
 		});
+	}
+
+	/** A queue with finished jobs, and the first minute (epoch milliseconds) of those its jobs are counted in. */
+	private record QueueSince(String name, long firstMinute) {
 	}
 
 	@Override

@@ -85,11 +85,11 @@ class SqliteQueryPlanTest {
 	 */
 	@Test
 	void theFinishedJobsPerMinuteAreReadFromTheFinishedIndexFromNowBackPerQueueAndState() {
-		assertThat(plan(SqliteTelemetry.QUEUES_WITH_FINISHED_JOBS, Map.of()))
+		assertThat(plan(SqliteTelemetry.QUEUES_WITH_FINISHED_JOBS, Map.of("minutes", 60)))
 			.anySatisfy(step -> assertThat(step).contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue>?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 		assertThat(plan(SqliteTelemetry.FINISHED_PER_MINUTE,
-				Map.of("queue", "default", "state", "succeeded", "firstMinute", 0L, "cap", 100_000)))
+				Map.of("queue", "default", "firstMinute", 0L, "cap", 100_000)))
 			.anySatisfy(step -> assertThat(step)
 				.contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=? AND finished_at>?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
@@ -152,11 +152,15 @@ class SqliteQueryPlanTest {
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
-	/** Cancelled or dead, the rare finished states, in every queue: a walk down their (state, id) index, no sort. */
+	/**
+	 * Cancelled or dead, the rare finished states, in every queue or in one with many of them: a walk down their
+	 * (state, id) index, no sort.
+	 */
 	@Test
 	void aSearchOfOneRareFinishedStateWalksTheCancelledAndDeadIndexDownFromTheCursor() {
-		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead))).isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
-		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.cancelled)))
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.dead), false))
+			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.cancelled), false))
 			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD);
 		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD, search(List.of("dead"), null)))
 			.anySatisfy(step -> assertThat(step).contains("USING INDEX jobqueue_job_cancelled_dead_idx (state=? AND id<?)"))
@@ -165,34 +169,47 @@ class SqliteQueryPlanTest {
 	}
 
 	/**
-	 * Cancelled or dead, the rare finished states, in one queue: the queue and state's range of the index of finished
-	 * rows, sorted by id. The range holds only the queue's rows of that state, where the walk of the (state, id) index
-	 * would read every queue's.
+	 * A few finished jobs of one queue, of one state or several: the ranges of the queue's states in the index of
+	 * finished rows, sorted by id. The ranges hold only the queue's rows, where a walk of the rowid or of the
+	 * (state, id) index would read every queue's.
 	 */
 	@Test
-	void aSearchOfOneRareFinishedStateOfOneQueueReadsItsRangeOfTheFinishedIndex() {
-		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.dead)))
-			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE);
-		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.cancelled)))
-			.isEqualTo(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE);
-		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("dead"), "reports")))
+	void aSearchOfAFewFinishedJobsOfOneQueueReadsTheirRangesOfTheFinishedIndex() {
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded), true))
+			.isEqualTo(SqliteSearch.FEW_FINISHED_IN_QUEUE);
+		assertThat(plan(SqliteSearch.FEW_FINISHED_IN_QUEUE, search(List.of("dead"), "reports")))
+			.anySatisfy(step -> assertThat(step)
+				.contains("USING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
+		assertThat(plan(SqliteSearch.FEW_FINISHED_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
 			.anySatisfy(step -> assertThat(step)
 				.contains("USING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=?)"))
 			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"));
 	}
 
+	/** Whether they are few: each state's range of the queue in the index of finished rows, up to the cap. */
+	@Test
+	void theCountOfOneQueuesFinishedJobsReadsTheFinishedIndexOnly() {
+		assertThat(plan(JobCounts.FINISHED_IN_QUEUE,
+				Map.of("queue", "reports", "succeeded", true, "cancelled", true, "dead", true)))
+			.anySatisfy(step -> assertThat(step)
+				.contains("COVERING INDEX jobqueue_job_queue_finished_idx (queue=? AND state=? AND finished_at>?)"))
+			.noneSatisfy(step -> assertThat(step).isEqualTo("SCAN jobqueue_job"))
+			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+	}
+
 	/**
-	 * Succeeded jobs in one queue, as in every queue: the walk of the rowid newest first. The index of finished rows
-	 * holds them in finished order, and would sort every succeeded row of the queue before the first page.
+	 * Many succeeded jobs in one queue, as in every queue: the walk of the rowid newest first. The index of finished
+	 * rows holds them in finished order, and would sort every succeeded row of the queue before the first page.
 	 */
 	@Test
-	void aSearchOfSucceededJobsInOneQueueWalksTheTableDownFromTheCursorWithNoSort() {
-		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded)))
+	void aSearchOfManySucceededJobsInOneQueueWalksTheTableDownFromTheCursorWithNoSort() {
+		assertThat(SqliteSearch.statement(JobQuery.all().queue("reports").states(JobState.succeeded), false))
 			.isEqualTo(SqliteSearch.ANY);
 		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded"), "reports")))
 			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
-		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("succeeded"), "reports")))
+		assertThat(plan(SqliteSearch.FEW_FINISHED_IN_QUEUE, search(List.of("succeeded"), "reports")))
 			.as("why: the finished rows' index would sort")
 			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
@@ -204,7 +221,7 @@ class SqliteQueryPlanTest {
 	 */
 	@Test
 	void aSearchOfSucceededJobsInEveryQueueWalksTheTableDownFromTheCursorWithNoSort() {
-		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.succeeded))).isEqualTo(SqliteSearch.ANY);
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.succeeded), false)).isEqualTo(SqliteSearch.ANY);
 		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded"), null)))
 			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
@@ -212,20 +229,21 @@ class SqliteQueryPlanTest {
 
 	@Test
 	void aSearchOfAnyStatesWalksTheTableDownFromTheCursorWithNoSort() {
-		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.ready, JobState.running))).isEqualTo(SqliteSearch.ANY);
+		assertThat(SqliteSearch.statement(JobQuery.all().states(JobState.ready, JobState.running), false))
+			.isEqualTo(SqliteSearch.ANY);
 		assertThat(plan(SqliteSearch.ANY, search(List.of("ready", "running"), null)))
 			.anySatisfy(step -> assertThat(step).contains("USING INTEGER PRIMARY KEY (rowid<?)"))
 			.noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 	}
 
-	/** Several finished states (a bulk delete's): the walk of the rowid, not every row of each state sorted. */
+	/** Many jobs of several finished states (a bulk delete's): the walk of the rowid, not every row of each state sorted. */
 	@Test
-	void aSearchOfSeveralFinishedStatesWalksTheTableDownFromTheCursorWithNoSort() {
+	void aSearchOfManyJobsOfSeveralFinishedStatesWalksTheTableDownFromTheCursorWithNoSort() {
 		JobQuery finished = JobQuery.all().states(JobState.succeeded, JobState.cancelled, JobState.dead);
 
-		assertThat(SqliteSearch.statement(finished)).isEqualTo(SqliteSearch.ANY);
-		assertThat(SqliteSearch.statement(finished.queue("reports"))).isEqualTo(SqliteSearch.ANY);
-		assertThat(plan(SqliteSearch.CANCELLED_OR_DEAD_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
+		assertThat(SqliteSearch.statement(finished, false)).isEqualTo(SqliteSearch.ANY);
+		assertThat(SqliteSearch.statement(finished.queue("reports"), false)).isEqualTo(SqliteSearch.ANY);
+		assertThat(plan(SqliteSearch.FEW_FINISHED_IN_QUEUE, search(List.of("succeeded", "dead"), "reports")))
 			.as("why: the finished rows' index would sort")
 			.anySatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
 		assertThat(plan(SqliteSearch.ANY, search(List.of("succeeded", "cancelled", "dead"), null)))
