@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.CancelJobException;
 import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.RetryAfterException;
@@ -20,7 +21,8 @@ import dev.jobqueue.store.Transition;
 /**
  * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
  * default) retry policy, or after the delay a {@link RetryAfterException} chose, or dead once the attempts
- * are used up or the error says not to retry; a snooze when the handler asked for one; nothing when its
+ * are used up or the error says not to retry; a snooze when the handler asked for one; cancelled when it
+ * threw {@link CancelJobException}; nothing when its
  * lease is gone (to another worker or to a cancel); a release when the node's stop interrupted it. Each
  * write is fenced by the job's lease; one that changes nothing means another worker holds the job now, or
  * that the job was cancelled. It also hands back the jobs whose handlers never started.
@@ -110,10 +112,25 @@ final class Failures {
 		if (snooze != null) {
 			return snooze(execution.job(), handler, snooze);
 		}
+		if (causeOf(thrown, CancelJobException.class) != null) {
+			return cancelledByHandler(execution.job(), thrown);
+		}
 		if (execution.isStopping()) {
 			return release(execution, handler, thrown);
 		}
 		return fail(execution.job(), handler, thrown);
+	}
+
+	/**
+	 * The handler said the job's work is no longer wanted ({@link CancelJobException}): it ends cancelled, not
+	 * retried, during a stop too, as the handler's answer is final.
+	 */
+	private Outcome cancelledByHandler(ClaimedJob job, Throwable thrown) {
+		log.info("Job {} ({}) was cancelled by its handler in attempt {}: {}", job.id(), job.kind(), job.attempt(),
+				thrown.toString());
+		String text = ErrorText.of(thrown, settings.maxErrorLength());
+		return outcomes.write(job, () -> store.outcomes().cancelByHandler(job.lease(), text)) ? Outcome.CANCELLED
+				: lost(job);
 	}
 
 	/**

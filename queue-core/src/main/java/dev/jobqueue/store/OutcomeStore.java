@@ -37,6 +37,12 @@ public interface OutcomeStore {
 	boolean fail(Lease lease, String error);
 
 	/**
+	 * running → cancelled ({@link Transition#CANCEL_BY_HANDLER}), the lease let go and with it the slot of the job's
+	 * concurrency key, {@code reason} recorded as an error is by {@link #retryLater}; false when the lease was lost.
+	 */
+	boolean cancelByHandler(Lease lease, String reason);
+
+	/**
 	 * running → ready at once, the attempt given back: for work this worker started but will not
 	 * finish (shutdown). Once per job: false when the lease was lost, or when the job had its attempt
 	 * given back before, so that a job interrupted at every shutdown still uses up its attempts.

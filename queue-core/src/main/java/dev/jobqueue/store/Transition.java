@@ -39,6 +39,12 @@ public enum Transition {
 	/** running → dead: attempts spent, or an error that must not be retried. */
 	FAIL(EnumSet.of(running), Attempt.KEEP, true),
 
+	/**
+	 * running → cancelled, the lease and the slot let go: the handler said its work is no longer wanted
+	 * ({@code CancelJobException}), so the job is not retried, and its reason goes on the error history.
+	 */
+	CANCEL_BY_HANDLER(EnumSet.of(running), Attempt.KEEP, true),
+
 	/** running → back, the attempt given back: the handler asked to run later. */
 	SNOOZE(EnumSet.of(running), Attempt.GIVE_BACK, false),
 
@@ -143,7 +149,7 @@ public enum Transition {
 			case CLAIM -> running;
 			case SUCCEED -> succeeded;
 			case FAIL -> dead;
-			case CANCEL, END_CANCELLED -> cancelled;
+			case CANCEL, END_CANCELLED, CANCEL_BY_HANDLER -> cancelled;
 			case PROMOTE -> ready;
 			case RETRY_DEAD -> job.keyed() ? blocked : ready;
 			case REAP -> attemptAfter == job.attempt() && job.attempt() >= job.maxAttempts() ? dead : back(job);

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.CancelJobException;
+import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobListener.Outcome;
 import dev.jobqueue.JobState;
@@ -25,7 +27,10 @@ import dev.jobqueue.support.CountingListener;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
-/** A handler that snoozes or picks its retry time, and an operator who cancels a running job, on every database. */
+/**
+ * A handler that snoozes, picks its retry time or cancels its job, and an operator who cancels a running job, on
+ * every database.
+ */
 public abstract class HandlerControlContractTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
@@ -182,6 +187,51 @@ public abstract class HandlerControlContractTest {
 		assertThat(job.lastError()).isNull();
 		assertThat(listener.count(Outcome.RETRIED)).isZero();
 		assertThat(fixture.queue().cancel(id)).isFalse();
+	}
+
+	@Test
+	void aHandlerThatCancelsItsJobEndsItCancelledWithItsReasonAndNeverRunsItAgain() {
+		fixture.handle("withdrawn", Greeting.class, (greeting, context) -> {
+			calls.add(System.nanoTime());
+			throw new CancelJobException("the order was withdrawn");
+		});
+		fixture.startRuntime(SETTINGS, listener);
+
+		long id = fixture.queue().enqueue("withdrawn", new Greeting("Ada", 1));
+
+		awaitState(id, JobState.cancelled);
+		await().atMost(WAIT).until(() -> listener.count(Outcome.CANCELLED) == 1);
+		Job job = fixture.job(id);
+		assertThat(job.attempt()).isEqualTo(1);
+		assertThat(job.maxAttempts()).isGreaterThan(1);
+		assertThat(job.lastError()).contains("CancelJobException: the order was withdrawn");
+		assertThat(job.errors()).singleElement()
+			.satisfies(error -> assertThat(error.message()).contains("the order was withdrawn"));
+		assertThat(job.finishedAt()).isNotNull();
+		assertThat(calls).hasSize(1);
+		assertThat(listener.count(Outcome.RETRIED)).isZero();
+		assertThat(listener.count(Outcome.DEAD)).isZero();
+		assertThat(fixture.queue().cancel(id)).isFalse();
+	}
+
+	@Test
+	void aJobItsHandlerCancelledLetsItsKeysNextJobStart() {
+		fixture.handle("per-tenant", Greeting.class, (greeting, context) -> {
+			if (greeting.name().equals("first")) {
+				throw new IllegalStateException("wrapped", new CancelJobException("the tenant left"));
+			}
+			return greeting.name();
+		});
+		fixture.startRuntime(SETTINGS, listener);
+		EnqueueOptions tenant = EnqueueOptions.defaults().concurrencyKey("tenant-1");
+
+		long first = fixture.queue().enqueue("per-tenant", new Greeting("first", 1), tenant);
+		long second = fixture.queue().enqueue("per-tenant", new Greeting("second", 1), tenant);
+
+		awaitState(second, JobState.succeeded);
+		assertThat(fixture.job(first).state()).isEqualTo(JobState.cancelled);
+		assertThat(fixture.job(first).lastError()).contains("the tenant left");
+		assertThat(fixture.job(second).result()).isEqualTo("\"second\"");
 	}
 
 	private int snoozes(long id) {

@@ -115,6 +115,7 @@ public abstract class TransitionContractTest {
 			case SUCCEED -> store.outcomes().complete(subject.lease(), null);
 			case RETRY, RETRY_AFTER -> store.outcomes().retryLater(subject.lease(), Duration.ofMinutes(1), "failed in the case");
 			case FAIL -> store.outcomes().fail(subject.lease(), "failed in the case");
+			case CANCEL_BY_HANDLER -> store.outcomes().cancelByHandler(subject.lease(), "cancelled in the case");
 			case SNOOZE -> store.outcomes().snooze(subject.lease(), Duration.ofMinutes(1));
 			case RELEASE -> store.outcomes().release(subject.lease());
 			case HAND_BACK -> store.outcomes().handBack(subject.lease());

@@ -7,6 +7,7 @@ import static dev.jobqueue.JobState.ready;
 import static dev.jobqueue.JobState.running;
 import static dev.jobqueue.JobState.succeeded;
 import static dev.jobqueue.store.Transition.CANCEL;
+import static dev.jobqueue.store.Transition.CANCEL_BY_HANDLER;
 import static dev.jobqueue.store.Transition.CLAIM;
 import static dev.jobqueue.store.Transition.END_CANCELLED;
 import static dev.jobqueue.store.Transition.FAIL;
@@ -45,6 +46,10 @@ public final class TransitionTable {
 			new Case(running, RETRY_AFTER, Options.RATED, new Outcome(blocked, 1, false, true)),
 			new Case(running, FAIL, Options.KEYED, new Outcome(dead, 1, false, true)),
 			new Case(running, FAIL, Options.DEAD_HOLDS, new Outcome(dead, 1, true, true)),
+			new Case(running, CANCEL_BY_HANDLER, Options.KEYED, new Outcome(cancelled, 1, false, true)),
+			new Case(running, CANCEL_BY_HANDLER, Options.DEAD_HOLDS, new Outcome(cancelled, 1, false, true)),
+			new Case(cancelled, CANCEL_BY_HANDLER, Options.RAN_WHEN_CANCELLED, UNCHANGED),
+			new Case(succeeded, CANCEL_BY_HANDLER, Options.PLAIN, UNCHANGED),
 			new Case(running, SNOOZE, Options.KEYED, new Outcome(ready, 0, true, false)),
 			new Case(running, SNOOZE, Options.RATED, new Outcome(blocked, 0, false, false)),
 			new Case(running, RELEASE, Options.KEYED, new Outcome(ready, 0, true, false)),

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
@@ -150,11 +151,22 @@ final class MysqlOutcomes implements OutcomeStore {
 	/** Like {@link #retryLater}: an entry on the error history. */
 	@Override
 	public boolean fail(Lease lease, String error) {
+		return end(lease, JobState.dead, error);
+	}
+
+	@Override
+	public boolean cancelByHandler(Lease lease, String reason) {
+		return end(lease, JobState.cancelled, reason);
+	}
+
+	/** running → {@code state}, finished, the error on the history (written first: it reads the lease's owner). */
+	private boolean end(Lease lease, JobState state, String error) {
 		return jdbc.sql("""
 				UPDATE jobqueue_job FORCE INDEX (PRIMARY)
-				SET errors = %s, state = 'dead', last_error = :error, finished_at = UTC_TIMESTAMP(6),
+				SET errors = %s, state = :state, last_error = :error, finished_at = UTC_TIMESTAMP(6),
 				    lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry")))
+			.param("state", state.name())
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
 			.param("error", error)

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
@@ -141,13 +142,24 @@ final class PostgresOutcomes implements OutcomeStore {
 	/** Like {@link #retryLater}: an entry on the error history, the statement's own time; awaiters told. */
 	@Override
 	public boolean fail(Lease lease, String error) {
+		return end(lease, JobState.dead, error);
+	}
+
+	@Override
+	public boolean cancelByHandler(Lease lease, String reason) {
+		return end(lease, JobState.cancelled, reason);
+	}
+
+	/** running → {@code state}, finished, the error on the history, the lease let go. */
+	private boolean end(Lease lease, JobState state, String error) {
 		return !jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'dead', last_error = :error, finished_at = statement_timestamp(),
+				SET state = :state, last_error = :error, finished_at = statement_timestamp(),
 				    errors = %s, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'
 				RETURNING CASE WHEN :notify THEN pg_notify('jobqueue_finished', '') IS NULL END""".formatted(
 				appendError("", "statement_timestamp()", ":entry")))
+			.param("state", state.name())
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))

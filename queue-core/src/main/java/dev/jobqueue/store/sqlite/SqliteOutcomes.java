@@ -11,6 +11,7 @@ import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.Job.AttemptError;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.Completion;
 import dev.jobqueue.store.ErrorHistory;
 import dev.jobqueue.store.Lease;
@@ -114,11 +115,22 @@ final class SqliteOutcomes implements OutcomeStore {
 	/** Like {@link #retryLater}: an entry on the error history. */
 	@Override
 	public boolean fail(Lease lease, String error) {
-		return statements.write("fail", () -> jdbc.sql("""
+		return end("fail", lease, JobState.dead, error);
+	}
+
+	@Override
+	public boolean cancelByHandler(Lease lease, String reason) {
+		return end("cancel by handler", lease, JobState.cancelled, reason);
+	}
+
+	/** running → {@code state}, finished, the error on the history, the lease let go. */
+	private boolean end(String operation, Lease lease, JobState state, String error) {
+		return statements.write(operation, () -> jdbc.sql("""
 				UPDATE jobqueue_job
-				SET state = 'dead', last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
+				SET state = :state, last_error = :error, finished_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER),
 				    errors = %s, lease_owner = NULL, lease_expires_at = NULL
 				WHERE id = :id AND lease_token = :token AND state = 'running'""".formatted(appendError(":entry")))
+			.param("state", state.name())
 			.param("error", error)
 			.param("maxEntries", AttemptError.MAX_ENTRIES)
 			.param("entry", ErrorHistory.entry(error))
