@@ -13,6 +13,7 @@ import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.ChangedJob;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.OperatorReads;
 
 /**
  * The operator's bulk retry, cancel and delete: a selection is changed {@link #BATCH} jobs at a time, each batch
@@ -78,11 +79,12 @@ final class BulkOperations {
 			return 0;
 		}
 		JobQuery selection = query.states(states.toArray(JobState[]::new));
+		OperatorReads.IdSearch search = store.reads().search(selection);
 		long changed = 0;
 		long before = Long.MAX_VALUE;
 		List<Long> ids;
 		do {
-			ids = store.reads().searchIds(selection, before, BATCH);
+			ids = search.idsBefore(before, BATCH);
 			changed += apply(ids, operation, makesReady);
 			before = ids.isEmpty() ? before : ids.get(ids.size() - 1);
 		}

@@ -28,7 +28,7 @@ final class JobSearch {
 			throw new IllegalArgumentException("query must not be null; JobQuery.all() selects every job");
 		}
 		long before = cursor == null ? Long.MAX_VALUE : decode(cursor);
-		List<Long> ids = store.searchIds(query, before, query.pageSize() + 1);
+		List<Long> ids = store.search(query).idsBefore(before, query.pageSize() + 1);
 		boolean more = ids.size() > query.pageSize();
 		List<Long> page = more ? ids.subList(0, query.pageSize()) : ids;
 		List<Job> jobs = store.findAll(page);

@@ -73,7 +73,7 @@ public interface ClaimStore {
 	/**
 	 * Extends the leases {@code owner} still holds, and nothing else: a job waiting in line stays unconfirmed. Returns
 	 * those extended of running jobs; a cancelled job's lease is extended while its handler runs
-	 * ({@link Transition.Sql#leaseKept}) but not returned, so that the caller learns of the cancel. A store may pass over a row another of the queue's statements holds locked (the
+	 * ({@link TransitionSql#leaseKept}) but not returned, so that the caller learns of the cancel. A store may pass over a row another of the queue's statements holds locked (the
 	 * completion or confirmation of the same job) rather than wait behind it, so a lease not returned was lost, or
 	 * is still held and extended at the next heartbeat: {@link #held} tells which.
 	 */

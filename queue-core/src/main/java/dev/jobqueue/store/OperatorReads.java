@@ -17,12 +17,10 @@ public interface OperatorReads {
 	List<Job> findAll(Collection<Long> ids);
 
 	/**
-	 * The ids of up to {@code limit} jobs that {@code query} selects (its page size aside) with an id below
-	 * {@code beforeId}, highest first: a page of a search, or a batch of a bulk operation. Keyset pagination,
-	 * never OFFSET, so each page costs the same however deep it is, and jobs enqueued meanwhile (higher ids)
-	 * never shift the pages after the first.
+	 * The search of the jobs {@code query} selects (its page size aside), its statement chosen once for all the pages
+	 * or batches read through it: a search's page, or a bulk operation's batches.
 	 */
-	List<Long> searchIds(JobQuery query, long beforeId, int limit);
+	IdSearch search(JobQuery query);
 
 	/**
 	 * The unfinished job of the same kind that holds the unique key of the dead job {@code id}: why it
@@ -36,4 +34,16 @@ public interface OperatorReads {
 	 * Checked at startup by {@link JobSchema#verify}.
 	 */
 	OptionalInt schemaVersion();
+
+	/** The ids a search selects, a page at a time. */
+	@FunctionalInterface
+	interface IdSearch {
+
+		/**
+		 * The ids of up to {@code limit} jobs the search selects with an id below {@code beforeId}, highest first.
+		 * Keyset pagination, never OFFSET, so each page costs the same however deep it is, and jobs enqueued
+		 * meanwhile (higher ids) never shift the pages after the first.
+		 */
+		List<Long> idsBefore(long beforeId, int limit);
+	}
 }

@@ -167,10 +167,10 @@ class PostgresSearchPlanTest {
 		explain("auto");
 		int before = notices.notices().size();
 		for (int i = 0; i < runs; i++) {
-			assertThat(store.reads().searchIds(query, Long.MAX_VALUE, 51)).isNotEmpty();
+			assertThat(store.reads().search(query).idsBefore(Long.MAX_VALUE, 51)).isNotEmpty();
 		}
 		List<String> plans = notices.notices().subList(before, notices.notices().size());
-		// One queue's finished jobs are counted first, up to PostgresSearch.FEW, a range of an index too.
+		// One queue's finished jobs are counted first, up to JobCounts.FINISHED_CAP, a range of an index too.
 		assertThat(plans).filteredOn(plan -> plan.contains("SELECT count(*)"))
 			.allSatisfy(plan -> assertThat(plan).contains("jobqueue_job_queue_finished_idx").doesNotContain("Seq Scan"));
 		List<String> searches = plans.stream().filter(plan -> !plan.contains("SELECT count(*)")).toList();

@@ -24,12 +24,13 @@ public final class DatabaseOfItsOwn implements AutoCloseable {
 	/** {@code testUrl}'s database with {@code suffix} after its name, created empty on its server. */
 	public DatabaseOfItsOwn(String testUrl, String suffix) {
 		admin = new SingleConnectionDataSource(testUrl, true);
-		name = database(testUrl) + "_" + suffix;
+		Url url = Url.of(testUrl);
+		name = url.database() + "_" + suffix;
 		JdbcClient jdbc = JdbcClient.create(admin);
 		jdbc.sql("DROP DATABASE IF EXISTS " + name).update();
 		jdbc.sql("CREATE DATABASE " + name).update();
 		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(withDatabase(testUrl, name));
+		config.setJdbcUrl(url.withDatabase(name));
 		config.setMaximumPoolSize(4);
 		dataSource = new HikariDataSource(config);
 	}
@@ -45,17 +46,18 @@ public final class DatabaseOfItsOwn implements AutoCloseable {
 		admin.destroy();
 	}
 
-	/** The database of {@code url}: the path after host and port, up to the parameters. */
-	private static String database(String url) {
-		int pathStart = url.indexOf('/', url.indexOf("//") + 2);
-		int query = url.indexOf('?', pathStart);
-		return url.substring(pathStart + 1, query < 0 ? url.length() : query);
-	}
+	/** A JDBC URL cut around its database: the path after host and port, up to the parameters. */
+	private record Url(String head, String database, String tail) {
 
-	/** {@code url} with its database replaced by {@code name}. */
-	private static String withDatabase(String url, String name) {
-		int pathStart = url.indexOf('/', url.indexOf("//") + 2);
-		int query = url.indexOf('?', pathStart);
-		return url.substring(0, pathStart + 1) + name + (query < 0 ? "" : url.substring(query));
+		static Url of(String url) {
+			int pathStart = url.indexOf('/', url.indexOf("//") + 2) + 1;
+			int query = url.indexOf('?', pathStart);
+			int pathEnd = query < 0 ? url.length() : query;
+			return new Url(url.substring(0, pathStart), url.substring(pathStart, pathEnd), url.substring(pathEnd));
+		}
+
+		String withDatabase(String name) {
+			return head + name + tail;
+		}
 	}
 }

@@ -213,7 +213,7 @@ final class MysqlClaims implements ClaimStore {
 	}
 
 	/**
-	 * Those of {@code leases} whose job still keeps them ({@link dev.jobqueue.store.Transition.Sql#leaseKept}) for
+	 * Those of {@code leases} whose job still keeps them ({@link dev.jobqueue.store.TransitionSql#leaseKept}) for
 	 * {@code owner}, with their state, locked in id order until the caller's transaction ends.
 	 */
 	private Map<Lease, String> lockKept(Collection<Lease> leases, String owner) {

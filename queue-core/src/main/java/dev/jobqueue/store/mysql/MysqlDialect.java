@@ -15,7 +15,7 @@ import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
-import dev.jobqueue.store.Transition;
+import dev.jobqueue.store.TransitionSql;
 import dev.jobqueue.store.WakeupSource;
 import dev.jobqueue.store.mysql.support.MysqlCasClaim;
 import dev.jobqueue.store.mysql.support.MysqlChangeWatcher;
@@ -35,7 +35,7 @@ public final class MysqlDialect implements Dialect {
 	public static final String VENDOR = "mysql";
 
 	/** The state machine's conditions, for MySQL's boolean columns. */
-	static final Transition.Sql TRANSITIONS = Transition.Sql.BOOLEAN_COLUMNS;
+	static final TransitionSql TRANSITIONS = TransitionSql.BOOLEAN_COLUMNS;
 
 	/** A store whose statements never time out, with the claim the server supports. */
 	public static JobStore jobStore(DataSource dataSource) {

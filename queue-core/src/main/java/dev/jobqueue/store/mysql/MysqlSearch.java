@@ -45,9 +45,10 @@ final class MysqlSearch implements OperatorReads {
 	}
 
 	@Override
-	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
-		return jdbc.sql(SEARCH)
-			.param("states", query.states().stream().map(JobState::name).toList())
+	public IdSearch search(JobQuery query) {
+		List<String> states = query.states().stream().map(JobState::name).toList();
+		return (beforeId, limit) -> jdbc.sql(SEARCH)
+			.param("states", states)
 			.param("before", beforeId)
 			.param("queue", query.queue(), Types.VARCHAR)
 			.param("kind", query.kind(), Types.VARCHAR)

@@ -166,38 +166,37 @@ final class PostgresClaims implements ClaimStore {
 	}
 
 	/**
-	 * Sets the confirmation flag and nothing else: no indexed column changes, so PostgreSQL can update the
-	 * rows in place (HOT) without new index entries, and the commit does not wait for the WAL flush (see
-	 * the class comment). The rows are locked in id order first: the heartbeat's late confirmation of a started
-	 * job may meet that job's batched completion.
+	 * Sets the confirmation flag of the rows of {@code :ids} the owner still runs under the lease tokens of
+	 * {@code :tokens}, and nothing else: no indexed column changes, so PostgreSQL can update the rows in place (HOT)
+	 * without new index entries, and the commit does not wait for the WAL flush (see the class comment). The rows are
+	 * locked in id order first: the heartbeat's late confirmation of a started job may meet that job's batched
+	 * completion. {@code %1$s} is what else a row must meet, {@code %2$s} what the statement returns.
 	 */
+	private static final String CONFIRM = """
+			WITH locked AS (
+			    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
+			    FROM jobqueue_job j
+			    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
+			      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
+			      %1$s
+			    ORDER BY j.id
+			    FOR UPDATE OF j
+			), async_commit AS (
+			    SELECT set_config('synchronous_commit', 'off', true)
+			)
+			UPDATE jobqueue_job j
+			SET claim_confirmed = true
+			FROM locked CROSS JOIN async_commit
+			WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
+			  AND j.lease_owner = :owner
+			%2$s""";
+
 	@Override
 	public void confirm(String owner, Collection<Lease> leases) {
 		if (leases.isEmpty()) {
 			return;
 		}
-		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
-		jdbc.sql("""
-				WITH locked AS (
-				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
-				    FROM jobqueue_job j
-				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
-				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				      AND NOT j.claim_confirmed
-				    ORDER BY j.id
-				    FOR UPDATE OF j
-				), async_commit AS (
-				    SELECT set_config('synchronous_commit', 'off', true)
-				)
-				UPDATE jobqueue_job j
-				SET claim_confirmed = true
-				FROM locked CROSS JOIN async_commit
-				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
-				  AND j.lease_owner = :owner""")
-			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
-			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
-			.param("owner", owner)
-			.update();
+		byLease(CONFIRM.formatted("AND NOT j.claim_confirmed", ""), owner, leases).update();
 	}
 
 	/**
@@ -217,35 +216,16 @@ final class PostgresClaims implements ClaimStore {
 			.update();
 	}
 
-	/** As {@link #confirm}, HOT, asynchronous and locked in id order; pauses are read as the claim reads them. */
+	/** {@link #CONFIRM} of the jobs whose queue and kind are not paused, read as the claim reads them. */
 	@Override
 	public Set<Lease> confirmStarts(String owner, Collection<Lease> leases) {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
-		return new HashSet<>(jdbc.sql("""
-				WITH locked AS (
-				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
-				    FROM jobqueue_job j
-				    WHERE j.id = ANY(CAST(:ids AS bigint[])) AND j.state = 'running' AND j.lease_owner = :owner
-				      AND j.lease_token = (CAST(:tokens AS bigint[]))[width_bucket(j.id, CAST(:ids AS bigint[]))]
-				      AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = j.queue AND paused)
-				      AND j.kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)
-				    ORDER BY j.id
-				    FOR UPDATE OF j
-				), async_commit AS (
-				    SELECT set_config('synchronous_commit', 'off', true)
-				)
-				UPDATE jobqueue_job j
-				SET claim_confirmed = true
-				FROM locked CROSS JOIN async_commit
-				WHERE j.id = locked.id AND j.lease_token = (CAST(:tokens AS bigint[]))[locked.i] AND j.state = 'running'
-				  AND j.lease_owner = :owner
-				RETURNING j.id, j.lease_token""")
-			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
-			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
-			.param("owner", owner)
+		String notPaused = """
+				AND NOT EXISTS (SELECT 1 FROM jobqueue_pause WHERE scope = 'queue' AND name = j.queue AND paused)
+				      AND j.kind NOT IN (SELECT name FROM jobqueue_pause WHERE scope = 'kind' AND paused)""";
+		return new HashSet<>(byLease(CONFIRM.formatted(notPaused, "RETURNING j.id, j.lease_token"), owner, leases)
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
 			.list());
 	}
@@ -255,12 +235,11 @@ final class PostgresClaims implements ClaimStore {
 		if (leases.isEmpty()) {
 			return Set.of();
 		}
-		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
 		// Looked up like the batched completion (see the batch lookup in the class comment). A row locked by the
 		// job's own completion or confirmation is passed over: waiting behind one that a held xmin or a loaded
 		// server slows down let the heartbeat miss its turn and put every other lease at risk. A cancelled job's
 		// lease is extended too, but not returned: the heartbeat learns of the cancel from it.
-		return new HashSet<>(jdbc.sql("""
+		return new HashSet<>(byLease("""
 				WITH locked AS (
 				    SELECT j.id, width_bucket(j.id, CAST(:ids AS bigint[])) AS i
 				    FROM jobqueue_job j
@@ -275,11 +254,9 @@ final class PostgresClaims implements ClaimStore {
 				      AND j.lease_owner = :owner
 				    RETURNING j.id, j.lease_token, j.state
 				)
-				SELECT id, lease_token FROM renewed WHERE state = 'running'""".formatted(TRANSITIONS.leaseKept("j")))
+				SELECT id, lease_token FROM renewed WHERE state = 'running'""".formatted(TRANSITIONS.leaseKept("j")),
+				owner, leases)
 			.param("leaseMillis", lease.toMillis())
-			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
-			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
-			.param("owner", owner)
 			.query((rs, n) -> new Lease(rs.getLong(1), rs.getLong(2)))
 			.list());
 	}
@@ -315,5 +292,17 @@ final class PostgresClaims implements ClaimStore {
 			.list());
 		cancelled.retainAll(Set.copyOf(leases));
 		return cancelled;
+	}
+
+	/**
+	 * {@code sql} bound to the owner and to the newest lease of each job, in id order, as {@code :ids} and
+	 * {@code :tokens}: the arrays the statements that lock many leased rows look them up and lock them by.
+	 */
+	private JdbcClient.StatementSpec byLease(String sql, String owner, Collection<Lease> leases) {
+		List<Lease> byId = PostgresRows.newestPerJob(leases, held -> held);
+		return jdbc.sql(sql)
+			.param("ids", byId.stream().map(Lease::jobId).toArray(Long[]::new))
+			.param("tokens", byId.stream().map(Lease::token).toArray(Long[]::new))
+			.param("owner", owner);
 	}
 }

@@ -13,7 +13,7 @@ import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
-import dev.jobqueue.store.Transition;
+import dev.jobqueue.store.TransitionSql;
 import dev.jobqueue.store.WakeupSource;
 import dev.jobqueue.store.postgres.support.PostgresNotificationListener;
 import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
@@ -28,7 +28,7 @@ public final class PostgresDialect implements Dialect {
 	public static final String VENDOR = "postgresql";
 
 	/** The state machine's conditions, for PostgreSQL's boolean columns. */
-	static final Transition.Sql TRANSITIONS = Transition.Sql.BOOLEAN_COLUMNS;
+	static final TransitionSql TRANSITIONS = TransitionSql.BOOLEAN_COLUMNS;
 
 	/**
 	 * The least time between two notifications of a queue from one store: what a listener may wait beyond

@@ -88,9 +88,10 @@ final class PostgresSearch implements OperatorReads {
 	}
 
 	@Override
-	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
+	public IdSearch search(JobQuery query) {
+		String statement = statement(query);
 		List<String> states = query.states().stream().map(JobState::name).toList();
-		return jdbc.sql(statement(query))
+		return (beforeId, limit) -> jdbc.sql(statement)
 			.param("states", states)
 			.param("before", beforeId)
 			.param("queue", query.queue())

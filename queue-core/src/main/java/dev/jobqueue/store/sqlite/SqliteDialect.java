@@ -14,7 +14,7 @@ import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.TestHooks;
-import dev.jobqueue.store.Transition;
+import dev.jobqueue.store.TransitionSql;
 import dev.jobqueue.store.WakeupSource;
 import dev.jobqueue.store.sqlite.support.SqliteBusyRetry;
 import dev.jobqueue.store.sqlite.support.SqliteChangeWatcher;
@@ -34,7 +34,7 @@ public final class SqliteDialect implements Dialect {
 	public static final String VENDOR = "sqlite";
 
 	/** The state machine's conditions, for SQLite's 0-and-1 columns. */
-	static final Transition.Sql TRANSITIONS = Transition.Sql.INTEGER_COLUMNS;
+	static final TransitionSql TRANSITIONS = TransitionSql.INTEGER_COLUMNS;
 
 	/** The store on {@code dataSource}; switches the database to WAL, and fails when it cannot be. */
 	public static JobStore jobStore(DataSource dataSource) {

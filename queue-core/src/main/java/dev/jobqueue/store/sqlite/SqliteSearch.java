@@ -105,9 +105,12 @@ final class SqliteSearch implements OperatorReads {
 	}
 
 	@Override
-	public List<Long> searchIds(JobQuery query, long beforeId, int limit) {
-		return statements.read("search", () -> jdbc.sql(statement(query, JobCounts.fewFinishedInQueue(jdbc, query)))
-			.param("states", query.states().stream().map(JobState::name).toList())
+	public IdSearch search(JobQuery query) {
+		String statement = statement(query,
+				statements.read("search's count", () -> JobCounts.fewFinishedInQueue(jdbc, query)));
+		List<String> states = query.states().stream().map(JobState::name).toList();
+		return (beforeId, limit) -> statements.read("search", () -> jdbc.sql(statement)
+			.param("states", states)
 			.param("before", beforeId)
 			.param("queue", query.queue())
 			.param("kind", query.kind())

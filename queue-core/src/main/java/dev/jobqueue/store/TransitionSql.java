@@ -1,0 +1,125 @@
+package dev.jobqueue.store;
+
+/**
+ * The rules of {@link Transition} that a statement must apply in the database, row by row and atomically with its write. Columns
+ * are qualified by the alias given, or unqualified for an empty one. Both renderings write the same rule; they
+ * differ only in how a boolean column is tested.
+ */
+public final class TransitionSql {
+
+	/** For databases with boolean columns (PostgreSQL, MySQL), tested as they are. */
+	public static final TransitionSql BOOLEAN_COLUMNS = new TransitionSql(false);
+
+	/**
+	 * For SQLite's 0-and-1 columns, tested as {@code = 1} and {@code = 0}: the form its partial indexes of slot
+	 * holders are declared in, which a query must repeat word for word for the planner to use them.
+	 */
+	public static final TransitionSql INTEGER_COLUMNS = new TransitionSql(true);
+
+	private final boolean integerColumns;
+
+	private TransitionSql(boolean integerColumns) {
+		this.integerColumns = integerColumns;
+	}
+
+	/** The state a job goes back to from running: {@link Transition#back}. */
+	public String backFromRunning(String alias) {
+		return "CASE WHEN " + column(alias, "concurrency_rate_millis") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+	}
+
+	/**
+	 * The state a job enters the queue in, new or retried from dead ({@link Transition#RETRY_DEAD}): ready, or
+	 * blocked with a concurrency key, to wait for a slot.
+	 */
+	public String entryState(String alias) {
+		return "CASE WHEN " + column(alias, "concurrency_key") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+	}
+
+	/**
+	 * Whether a reap gives the attempt back ({@link Transition#REAP}), with the bound parameter
+	 * {@code :maxUnconfirmedReaps} set to {@link Transition#MAX_UNCONFIRMED_REAPS}.
+	 */
+	public String reapGivesBack(String alias) {
+		return "(" + isFalse(column(alias, "claim_confirmed")) + " AND " + column(alias, "unconfirmed_reaps")
+				+ " < :maxUnconfirmedReaps)";
+	}
+
+	/** Whether a reap ends the job dead, given the SQL of whether it gives the attempt back. */
+	public String reapKills(String alias, String givesBack) {
+		return "(NOT " + givesBack + " AND " + column(alias, "attempt") + " >= " + column(alias, "max_attempts")
+				+ ")";
+	}
+
+	/** The state a reap leads to, given the SQL of whether it gives the attempt back. */
+	public String reapState(String alias, String givesBack) {
+		return "CASE WHEN " + reapKills(alias, givesBack) + " THEN 'dead' WHEN "
+				+ column(alias, "concurrency_rate_millis") + " IS NULL THEN 'ready' ELSE 'blocked' END";
+	}
+
+	/** Whether a release applies: {@link Transition#RELEASE} gives an attempt back once per job. */
+	public String releasable(String alias) {
+		return isFalse(column(alias, "attempt_given_back"));
+	}
+
+	/**
+	 * Whether a keyed row holds a slot of its key: {@link Transition.Facts#holdsSlot}, for rows the caller already chose by
+	 * their key. {@code stateColumn} is the column that holds a keyed row's state ({@code state}, or MySQL's
+	 * indexed copy of it).
+	 */
+	public String holdsSlot(String alias, String stateColumn) {
+		String state = column(alias, stateColumn);
+		return "(" + state + " IN ('ready', 'running') OR (" + state + " = 'dead' AND "
+				+ isTrue(column(alias, "concurrency_dead_holds")) + ") OR (" + state + " = 'cancelled' AND "
+				+ column(alias, "lease_expires_at") + " IS NOT NULL))";
+	}
+
+	/**
+	 * Whether {@link Transition#END_CANCELLED} applies: a cancelled row its worker's lease is still on. The
+	 * statements add their fence (the worker's lease token, or the reaper's expiry).
+	 */
+	public String cancelledWithLease(String alias) {
+		return "(" + column(alias, "state") + " = 'cancelled' AND " + column(alias, "lease_expires_at")
+				+ " IS NOT NULL)";
+	}
+
+	/**
+	 * The rows a heartbeat extends the lease of (with its fence, the worker and its token): running, or cancelled
+	 * while its handler still runs ({@link #cancelledWithLease}), which keeps its key's slot until it exits.
+	 */
+	public String leaseKept(String alias) {
+		return "(" + column(alias, "state") + " = 'running' OR " + cancelledWithLease(alias) + ")";
+	}
+
+	/** {@link #holdsSlot} of the row's {@code state} column. */
+	public String holdsSlot(String alias) {
+		return holdsSlot(alias, "state");
+	}
+
+	/** The states an operator's cancel applies to: {@link Transition#CANCEL}. */
+	public String cancellable(String alias) {
+		String state = column(alias, "state");
+		return "(" + unfinished(alias) + " OR (" + state + " = 'dead' AND "
+				+ isTrue(column(alias, "concurrency_dead_holds")) + "))";
+	}
+
+	/**
+	 * The states of a job that has not finished, in which it holds its unique key: the states
+	 * {@link Transition#CANCEL} applies to without a slot to free. Word for word the predicate of the unique
+	 * keys' partial index, which a conflict clause must repeat.
+	 */
+	public String unfinished(String alias) {
+		return column(alias, "state") + " IN ('blocked', 'ready', 'running')";
+	}
+
+	private String isTrue(String column) {
+		return integerColumns ? column + " = 1" : column;
+	}
+
+	private String isFalse(String column) {
+		return integerColumns ? column + " = 0" : "NOT " + column;
+	}
+
+	private static String column(String alias, String column) {
+		return alias.isEmpty() ? column : alias + "." + column;
+	}
+}
