@@ -39,4 +39,17 @@ public interface JobContext {
 	 * turns false with it: nothing this attempt writes about the job counts any more.
 	 */
 	boolean isCancelled();
+
+	/**
+	 * Ends this attempt and the job {@link JobState#cancelled}, not retried whatever attempts it has left, with
+	 * {@code reason} as its last error: throws the {@link CancelJobException} that says so, and never returns. The
+	 * request stands once made: a handler that catches the exception, returns, or throws another one still ends its
+	 * job cancelled. A transactional handler's writes roll back with its attempt.
+	 *
+	 * @throws IllegalArgumentException when {@code reason} is null or blank: the job is then failed, as by any
+	 *         other exception
+	 */
+	default void cancel(String reason) {
+		throw new CancelJobException(reason);
+	}
 }

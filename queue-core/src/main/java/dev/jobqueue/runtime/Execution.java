@@ -3,6 +3,7 @@ package dev.jobqueue.runtime;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
+import dev.jobqueue.CancelJobException;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
@@ -51,6 +52,9 @@ final class Execution extends ClaimedJobContext {
 	/** Whether a thread took the job up to run its handler. */
 	private volatile boolean started;
 
+	/** What the handler's {@link #cancel} threw: the job ends cancelled whatever the handler does next. */
+	private volatile CancelJobException cancelRequest;
+
 	/**
 	 * @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
@@ -61,6 +65,18 @@ final class Execution extends ClaimedJobContext {
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
 		this.confirmed = confirmed;
+	}
+
+	@Override
+	public void cancel(String reason) {
+		CancelJobException request = new CancelJobException(reason);
+		cancelRequest = request;
+		throw request;
+	}
+
+	/** The handler's {@link #cancel}, or null when it made none. */
+	CancelJobException cancelRequest() {
+		return cancelRequest;
 	}
 
 	Lease lease() {

@@ -22,7 +22,7 @@ import dev.jobqueue.store.Transition;
  * Decides and writes what a failed execution leads to: a retry after the backoff of the handler's (or the
  * default) retry policy, or after the delay a {@link RetryAfterException} chose, or dead once the attempts
  * are used up or the error says not to retry; a snooze when the handler asked for one; cancelled when it
- * threw {@link CancelJobException}; nothing when its
+ * threw {@link CancelJobException} or called {@link dev.jobqueue.JobContext#cancel}; nothing when its
  * lease is gone (to another worker or to a cancel); a release when the node's stop interrupted it. Each
  * write is fenced by the job's lease; one that changes nothing means another worker holds the job now, or
  * that the job was cancelled. It also hands back the jobs whose handlers never started.
@@ -94,9 +94,10 @@ final class Failures {
 	}
 
 	/**
-	 * The handler threw, or returned past its timeout. An execution whose lease is gone (lost, cancelled, or
-	 * fenced locally) writes nothing: its lease decides. A snooze is written as one, even during a stop; any
-	 * other end of one interrupted by a stop is given back.
+	 * The handler threw, returned past its timeout, or returned after its {@link Execution#cancel}. An execution
+	 * whose lease is gone (lost, cancelled, or fenced locally) writes nothing: its lease decides. A cancel the
+	 * handler asked for stands whatever it threw next; a snooze is written as one, even during a stop; any other end
+	 * of one interrupted by a stop is given back.
 	 */
 	Outcome ended(Execution execution, JobHandlerDefinition handler, Throwable thrown) {
 		execution.finishing();
@@ -107,6 +108,9 @@ final class Failures {
 		}
 		if (execution.timedOut()) {
 			return fail(execution.job(), handler, execution.timeoutError());
+		}
+		if (execution.cancelRequest() != null) {
+			return cancelledByHandler(execution.job(), execution.cancelRequest());
 		}
 		SnoozeException snooze = causeOf(thrown, SnoozeException.class);
 		if (snooze != null) {

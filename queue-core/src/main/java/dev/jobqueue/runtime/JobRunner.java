@@ -314,7 +314,7 @@ final class JobRunner {
 			return failures.ended(execution, handler, unwrapped(ex));
 		}
 		execution.finishing();
-		if (execution.timedOut()) {
+		if (execution.timedOut() || execution.cancelRequest() != null) {
 			return failures.ended(execution, handler, null);
 		}
 		completeLater(execution, handler, result, start);
@@ -334,6 +334,10 @@ final class JobRunner {
 				execution.finishing();
 				if (execution.timedOut()) {
 					throw new HandlerFailedException(execution.timeoutError());
+				}
+				if (execution.cancelRequest() != null) {
+					// Rolls the handler's writes back; failures.ended then writes the cancel.
+					throw execution.cancelRequest();
 				}
 				if (!store.complete(job.lease(), results.of(job, result))) {
 					throw new LeaseLostException();

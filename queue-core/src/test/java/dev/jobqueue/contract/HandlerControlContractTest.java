@@ -234,6 +234,65 @@ public abstract class HandlerControlContractTest {
 		assertThat(fixture.job(second).result()).isEqualTo("\"second\"");
 	}
 
+	@Test
+	void aCancelTheHandlerAskedForStandsWhenItCatchesTheExceptionAndReturns() {
+		fixture.handle("second-thoughts", Greeting.class, (greeting, context) -> {
+			calls.add(System.nanoTime());
+			try {
+				context.cancel("the customer closed the account");
+			}
+			catch (CancelJobException ex) {
+				// A catch-all in the handler's own code: the cancel was asked for and stands.
+			}
+			return "done anyway";
+		});
+		fixture.startRuntime(SETTINGS, listener);
+
+		long id = fixture.queue().enqueue("second-thoughts", new Greeting("Ada", 1));
+
+		awaitState(id, JobState.cancelled);
+		await().atMost(WAIT).until(() -> listener.count(Outcome.CANCELLED) == 1);
+		Job job = fixture.job(id);
+		assertThat(job.result()).isNull();
+		assertThat(job.lastError()).contains("CancelJobException: the customer closed the account");
+		assertThat(calls).hasSize(1);
+		assertThat(listener.count(Outcome.SUCCEEDED)).isZero();
+	}
+
+	@Test
+	void aTransactionalHandlerThatCancelsItsJobRollsItsWritesBack() {
+		fixture.jdbc().sql("CREATE TABLE IF NOT EXISTS test_cancel_writes (job_id bigint PRIMARY KEY)").update();
+		fixture.jdbc().sql("DELETE FROM test_cancel_writes").update();
+		fixture.handle("refund", Greeting.class, null, true, (greeting, context) -> {
+			fixture.jdbc().sql("INSERT INTO test_cancel_writes (job_id) VALUES (:id)").param("id", context.jobId())
+				.update();
+			context.cancel("refunded by hand meanwhile");
+			return "unreachable";
+		});
+		fixture.startRuntime(SETTINGS, listener);
+
+		long id = fixture.queue().enqueue("refund", new Greeting("Ada", 1));
+
+		awaitState(id, JobState.cancelled);
+		assertThat(fixture.job(id).lastError()).contains("refunded by hand meanwhile");
+		assertThat(fixture.jdbc().sql("SELECT count(*) FROM test_cancel_writes").query(Long.class).single()).isZero();
+	}
+
+	@Test
+	void aCancelWithoutAReasonIsRefusedAndFailsTheAttemptLikeAnyOtherError() {
+		fixture.handle("no-reason", Greeting.class, (greeting, context) -> {
+			context.cancel(" ");
+			return "unreachable";
+		});
+		fixture.startRuntime(SETTINGS, listener);
+
+		long id = fixture.queue().enqueue("no-reason", new Greeting("Ada", 1),
+				EnqueueOptions.defaults().maxAttempts(1));
+
+		awaitState(id, JobState.dead);
+		assertThat(fixture.job(id).lastError()).contains("IllegalArgumentException: a cancel needs a reason");
+	}
+
 	private int snoozes(long id) {
 		return fixture.jdbc().sql("SELECT snoozes FROM jobqueue_job WHERE id = :id").param("id", id)
 			.query(Integer.class).single();
