@@ -157,6 +157,9 @@ public interface JobQueue {
 	 */
 	JobExplanation explain(long id);
 
+	/** This node's queues, with how many of each one's jobs it runs at once, resized while it runs. */
+	WorkerQueues queues();
+
 	/**
 	 * The live worker nodes of the whole cluster, in name order: every runtime records itself in the node registry
 	 * when it starts and removes itself when it stops; one not seen for three of its heartbeat intervals (it died,

@@ -266,7 +266,7 @@ public final class JobQueues implements AutoCloseable {
 			JobAwaiter awaiter = new JobAwaiter(store.reads(), dialect.finishes(dataSource, notify),
 					runtimeSettings.pollInterval());
 			return new JobQueues(new JdbcJobQueue(store, json, handlers, runtimeSettings, listener, tracing,
-					runtime::wake, awaiter), runtime);
+					() -> runtime, awaiter), runtime);
 		}
 	}
 }

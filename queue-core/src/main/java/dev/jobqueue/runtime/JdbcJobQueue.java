@@ -31,6 +31,7 @@ import dev.jobqueue.JobTracing;
 import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
@@ -74,6 +75,8 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final TraceContexts traces;
 
+	private final Supplier<WorkerQueues> workerQueues;
+
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
 	 *
@@ -94,6 +97,32 @@ public final class JdbcJobQueue implements JobQueue {
 	/** @param tracing opens each enqueue's span, whose trace context is stored with the job(s) */
 	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
 			JobListener listener, JobTracing tracing, Consumer<String> wakeup, JobAwaiter awaiter) {
+		this(store, json, handlers, settings, listener, tracing, wakeup, () -> WorkerQueues.NONE, awaiter);
+	}
+
+	/**
+	 * A queue of a node that may run workers.
+	 *
+	 * @param localRuntime this node's runtime, or null when it runs none (asked at each use: the runtime may be
+	 * built after the queue): it is woken for each committed job, and its queues are {@link #queues()}
+	 */
+	public JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
+			JobListener listener, JobTracing tracing, Supplier<JobRuntime> localRuntime, JobAwaiter awaiter) {
+		this(store, json, handlers, settings, listener, tracing, queue -> {
+			JobRuntime local = localRuntime.get();
+			if (local != null) {
+				local.wake(queue);
+			}
+		}, () -> {
+			JobRuntime local = localRuntime.get();
+			return local != null ? local.queues() : WorkerQueues.NONE;
+		}, awaiter);
+	}
+
+	private JdbcJobQueue(JobStore store, JsonMapper json, HandlerRegistry handlers, RuntimeSettings settings,
+			JobListener listener, JobTracing tracing, Consumer<String> wakeup, Supplier<WorkerQueues> workerQueues,
+			JobAwaiter awaiter) {
+		this.workerQueues = workerQueues;
 		this.traces = new TraceContexts(tracing);
 		this.awaiter = awaiter;
 		this.store = store;
@@ -315,6 +344,11 @@ public final class JdbcJobQueue implements JobQueue {
 	@Override
 	public JobExplanation explain(long id) {
 		return explainer.explain(id);
+	}
+
+	@Override
+	public WorkerQueues queues() {
+		return workerQueues.get();
 	}
 
 	@Override

@@ -3,7 +3,10 @@ package dev.jobqueue.runtime;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,8 +16,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.JobListener;
+import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.WakeupSource;
@@ -82,6 +87,12 @@ public final class JobRuntime {
 
 	private volatile boolean running;
 
+	/**
+	 * How many of each queue's jobs this node runs at once: the settings', then each resize's. Replaced whole by a
+	 * resize, under the runtime's lock, so that readers need none.
+	 */
+	private volatile Map<String, Integer> concurrency;
+
 	public JobRuntime(JobStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, TransactionOperations transactions) {
 		this(store, store, handlers, json, settings, listener, transactions);
@@ -116,7 +127,8 @@ public final class JobRuntime {
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, listener, tracing, transactions, inFlight,
 				failures, completions, new StartConfirmations(ownStore.claims(), owner), this::slotFreed,
 				new RateWindows(handlers, () -> promoter));
-		this.node = new NodeRegistry(ownStore.nodes(), owner, settings.queues(), handlers, settings.heartbeatInterval());
+		this.concurrency = Collections.unmodifiableMap(new TreeMap<>(settings.queues()));
+		this.node = new NodeRegistry(ownStore.nodes(), owner, concurrency, handlers, settings.heartbeatInterval());
 		this.heartbeater = new Heartbeater(ownStore.claims(), inFlight, owner, settings.lease(), node);
 		this.watchdog = new Watchdog(inFlight);
 		this.kindLimits = new KindLimits(ownStore.nodes(), settings.concurrencyKeyLimits());
@@ -156,7 +168,7 @@ public final class JobRuntime {
 		kindLimits.declare(owner, handlers);
 		running = true;
 		completions.start();
-		settings.queues().forEach(queueWorkers::start);
+		concurrency.forEach(queueWorkers::start);
 		// A wakeup source that reads the database to learn whether a queue has jobs reads it only for the queues
 		// whose pollers a wake would make claim now.
 		wakeupSources.forEach(source -> source.start(this::wake, queueWorkers::wantsWake));
@@ -167,7 +179,7 @@ public final class JobRuntime {
 		maintenance.start();
 		promoter.start();
 		startScheduler(schedules);
-		log.info("jobqueue runtime {} started on queues {}", owner, settings.queues());
+		log.info("jobqueue runtime {} started on queues {}", owner, concurrency);
 	}
 
 	/** Before the first claim: a queue meant to start paused must not start a job first. */
@@ -228,6 +240,43 @@ public final class JobRuntime {
 		if (current != null) {
 			current.promoteAfterCommit(List.of(key));
 		}
+	}
+
+	/** This node's queues and their sizes, resized while it runs: {@link JobQueue#queues()}. */
+	public WorkerQueues queues() {
+		return new WorkerQueues() {
+
+			@Override
+			public Map<String, Integer> concurrency() {
+				return concurrency;
+			}
+
+			@Override
+			public void resize(String queue, int size) {
+				JobRuntime.this.resize(queue, size);
+			}
+		};
+	}
+
+	/** {@link WorkerQueues#resize}: kept for the next start too when the runtime is stopped. */
+	private synchronized void resize(String queue, int size) {
+		Integer before = queue == null ? null : concurrency.get(queue);
+		if (before == null) {
+			throw new IllegalArgumentException("this node does not work queue '" + queue + "'; it works "
+					+ concurrency.keySet() + ". A node's queues are set at its start, by jobqueue.queues.<name>.concurrency");
+		}
+		if (size < 1) {
+			throw new IllegalArgumentException("a queue's concurrency must be at least 1, was " + size + " for queue '"
+					+ queue + "'; to stop its jobs from starting, pause the queue");
+		}
+		Map<String, Integer> resized = new TreeMap<>(concurrency);
+		resized.put(queue, size);
+		concurrency = Collections.unmodifiableMap(resized);
+		if (running) {
+			queueWorkers.resize(queue, size);
+		}
+		node.resized(concurrency);
+		log.info("Queue '{}' resized from {} to {} threads on jobqueue runtime {}", queue, before, size, owner);
 	}
 
 	/** Wakes the poller of {@code queue}, if this node works it: a job may be waiting. */

@@ -28,7 +28,8 @@ final class NodeRegistry {
 
 	private final String owner;
 
-	private final Map<String, Integer> queues;
+	/** Guarded by this: the queues' sizes at the start, then after each resize. */
+	private Map<String, Integer> queues;
 
 	private final HandlerRegistry handlers;
 
@@ -55,6 +56,14 @@ final class NodeRegistry {
 				List.copyOf(handlers.servedVersions().keySet()));
 		store.registerNode(entry, staleAfter);
 		registered = true;
+	}
+
+	/** Records the queues' new sizes at once, when registered: explain counts a queue's threads from them. */
+	synchronized void resized(Map<String, Integer> queues) {
+		this.queues = queues;
+		if (registered) {
+			register();
+		}
 	}
 
 	/**

@@ -29,11 +29,11 @@ final class QueuePoller {
 
 	private final String queue;
 
-	/** The queue's threads: how many of its jobs run at once. */
-	private final int threads;
+	/** The queue's threads: how many of its jobs run at once; changed by {@link #resize}. */
+	private volatile int threads;
 
 	/** The queue's threads plus its prefetch: how many claimed jobs this node holds at most, running or in line. */
-	private final int capacity;
+	private volatile int capacity;
 
 	private final HandlerRegistry handlers;
 
@@ -94,6 +94,17 @@ final class QueuePoller {
 		return queue;
 	}
 
+	/**
+	 * From the next pass on, claims for {@code threads} threads and {@code capacity} places: woken, so that new
+	 * places are claimed for at once. Jobs this node holds beyond a smaller capacity run on; none is claimed until
+	 * fewer are held.
+	 */
+	void resize(int threads, int capacity) {
+		this.threads = threads;
+		this.capacity = capacity;
+		signal.wake();
+	}
+
 	/** The poller's name in {@link RoleLiveness}: its claim passes are what health watches. */
 	String role() {
 		return "claim " + queue;
@@ -110,8 +121,9 @@ final class QueuePoller {
 			return 0;
 		}
 		// The line is first in, first out: while the node holds fewer jobs than threads none waits, and the first
-		// jobs of this claim take the threads left at once.
-		int startAtOnce = Math.max(0, threads - held);
+		// jobs of this claim take the threads left at once (no more than it claims, should a resize fall between the
+		// two reads).
+		int startAtOnce = Math.max(0, Math.min(free, threads - held));
 		// The lease is granted until at least the claim's send time + lease: the local fence counts from here.
 		long sentAt = System.nanoTime();
 		Claim claim = claim(free, startAtOnce);

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import dev.jobqueue.RuntimeSettings;
@@ -34,7 +35,8 @@ final class QueueWorkers {
 	/** Written by start and clear, read by {@link #wake} on the threads of listeners and enqueues. */
 	private final Map<String, QueuePoller> pollers = new ConcurrentHashMap<>();
 
-	private final List<ExecutorService> pools = new ArrayList<>();
+	/** Each queue's pool, under its name: resized with its poller. */
+	private final Map<String, ThreadPoolExecutor> pools = new ConcurrentHashMap<>();
 
 	private final List<Thread> pollerThreads = new ArrayList<>();
 
@@ -54,16 +56,34 @@ final class QueueWorkers {
 
 	/** Starts the queue's pool and its poller, whose claim passes {@link RoleLiveness} watches. */
 	void start(String queue, int concurrency) {
-		ExecutorService pool = Executors.newFixedThreadPool(concurrency, new NamedThreads("jobqueue-" + queue));
 		// The pool's line is unbounded: the poller claims no more than its threads and the queue's prefetch.
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
+				new LinkedBlockingQueue<>(), new NamedThreads("jobqueue-" + queue));
 		QueuePoller poller = new QueuePoller(queue, concurrency, concurrency + settings.prefetch(queue), handlers,
 				owner, settings.lease(), store.claims(), runner, pool, liveness);
 		liveness.watch(poller.role(), settings.pollInterval(), settings.lease());
 		Thread thread = new NamedThreads("jobqueue-poller-" + queue).newThread(() -> poller.loop(settings.pollInterval()));
-		pools.add(pool);
+		pools.put(queue, pool);
 		pollers.put(queue, poller);
 		pollerThreads.add(thread);
 		thread.start();
+	}
+
+	/**
+	 * Gives the started {@code queue} {@code concurrency} threads: the pool's bounds are moved in the order that
+	 * keeps the core size within the maximum, and threads beyond a smaller size end as their jobs finish.
+	 */
+	void resize(String queue, int concurrency) {
+		ThreadPoolExecutor pool = pools.get(queue);
+		if (concurrency > pool.getMaximumPoolSize()) {
+			pool.setMaximumPoolSize(concurrency);
+			pool.setCorePoolSize(concurrency);
+		}
+		else {
+			pool.setCorePoolSize(concurrency);
+			pool.setMaximumPoolSize(concurrency);
+		}
+		pollers.get(queue).resize(concurrency, concurrency + settings.prefetch(queue));
 	}
 
 	/** Wakes the poller of {@code queue}, if this node works it: a job may be waiting. */
@@ -84,14 +104,14 @@ final class QueueWorkers {
 	void stopClaiming() {
 		pollerThreads.forEach(Thread::interrupt);
 		pollerThreads.forEach(QueueWorkers::join);
-		pools.forEach(ExecutorService::shutdown);
+		pools.values().forEach(ExecutorService::shutdown);
 	}
 
 	/** Waits up to {@code timeout} for every pool's jobs to finish; true when they all did. */
 	boolean awaitJobs(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean finished = true;
-		for (ExecutorService pool : pools) {
+		for (ExecutorService pool : pools.values()) {
 			finished &= awaitUntil(pool, deadline);
 		}
 		return finished;

@@ -135,12 +135,7 @@ public final class JobQueueAutoConfiguration {
 			.finishes(QueueDataSource.resolve(queueDataSource, dataSource), properties.isNotify()),
 				settings.pollInterval());
 		return new JdbcJobQueue(store, PayloadJson.mapper(jsonMapper), handlers, settings, JobListeners.of(listeners),
-				tracing.getIfUnique(() -> JobTracing.NONE), queue -> {
-					JobRuntime local = localRuntime.get();
-					if (local != null) {
-						local.wake(queue);
-					}
-				}, awaiter);
+				tracing.getIfUnique(() -> JobTracing.NONE), localRuntime, awaiter);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The {@code jobqueue} Actuator endpoint, for whoever is on call: how many jobs each queue holds in each
  * state, the paused queues and kinds, the recurring jobs with their last and next fire times, one job (its
  * last error included), and the operator actions — send a dead job back to ready, cancel a job that has not
- * finished, pause or resume a queue or a kind.
+ * finished, pause or resume a queue or a kind, resize a queue on this node.
  *
  * <p>Read-only unless the application raises its access ({@code management.endpoint.jobqueue.access=
  * unrestricted}): exposing it to see the queue must not also let anyone who reaches it change jobs. A
@@ -69,13 +69,13 @@ public final class JobQueueEndpoint {
 
 	private final TimedCache<Map<String, Map<JobState, Long>>> counts;
 
-	private final EndpointPauses pauses;
+	private final EndpointControls controls;
 
 	JobQueueEndpoint(JobStore store, JobQueue queue, ObjectProvider<JobRuntime> runtime, Clock clock) {
 		this.store = store;
 		this.queue = queue;
 		this.runtime = runtime;
-		this.pauses = new EndpointPauses(queue);
+		this.controls = new EndpointControls(queue);
 		this.counts = new TimedCache<>(clock, OVERVIEW_CACHE, this::countAll);
 	}
 
@@ -89,7 +89,7 @@ public final class JobQueueEndpoint {
 		JobRuntime workers = runtime.getIfAvailable();
 		Map<String, Map<JobState, Long>> queues = counts.get();
 		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null,
-				workers != null && workers.maintaining(), queues, atLeast(queues),
+				workers != null && workers.maintaining(), queue.queues().concurrency(), queues, atLeast(queues),
 				queue.pausedQueues(), queue.pausedKinds(), schedules());
 	}
 
@@ -157,19 +157,20 @@ public final class JobQueueEndpoint {
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Map<String, Object>> paused(@Selector String scope, @Selector String name) {
-		return pauses.read(scope, name);
+		return controls.read(scope, name);
 	}
 
 	/**
 	 * Pauses or resumes a queue ({@code scope} {@code queue}) or a kind ({@code kind}) on every node, with
-	 * {@code action} {@code pause} or {@code resume}; says whether that changed its state, and whether it is
-	 * paused now. An unknown scope or action, a name that is no queue name, or a queue unknown here is a 400
-	 * naming why, and changes nothing.
+	 * {@code action} {@code pause} or {@code resume}, saying whether that changed its state and whether it is
+	 * paused now; or resizes a queue on this node, with {@code action} {@code resize} and {@code concurrency},
+	 * answering its new size. An unknown scope or action, a name that is no queue name, a queue unknown here, or a
+	 * size this node cannot take is a 400 naming why, and changes nothing.
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Map<String, Object>> pause(@Selector String scope, @Selector String name,
-			String action) {
-		return pauses.act(scope, name, action);
+	public WebEndpointResponse<Map<String, Object>> control(@Selector String scope, @Selector String name,
+			String action, @Nullable Integer concurrency) {
+		return controls.act(scope, name, action, concurrency);
 	}
 
 	/** A small table, one row per schedule: read at every request. */
@@ -245,6 +246,8 @@ public final class JobQueueEndpoint {
 	 * @param worker the lease owner name of this node's workers, {@code null} on an enqueue-only node
 	 * @param maintainer whether this node runs the reaper, pruner and vacuum for every node (it holds the
 	 * maintenance lease)
+	 * @param concurrency the queues this node works, each with how many of its jobs it runs at once; empty on an
+	 * enqueue-only node
 	 * @param queues job counts per queue and state, for the whole database; a finished state's count stops at
 	 * {@link JobCounts#FINISHED_CAP}
 	 * @param atLeast by queue, the states whose count stopped at the cap: there are at least that many
@@ -252,8 +255,9 @@ public final class JobQueueEndpoint {
 	 * @param pausedKinds the paused kinds, each with when it was paused
 	 * @param schedules every recurring job in the database, by name
 	 */
-	public record Overview(String database, String worker, boolean maintainer, Map<String, Map<JobState, Long>> queues,
-			Map<String, List<JobState>> atLeast, Map<String, Instant> pausedQueues, Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
+	public record Overview(String database, String worker, boolean maintainer, Map<String, Integer> concurrency,
+			Map<String, Map<JobState, Long>> queues, Map<String, List<JobState>> atLeast, Map<String, Instant> pausedQueues,
+			Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
 	}
 
 	/**

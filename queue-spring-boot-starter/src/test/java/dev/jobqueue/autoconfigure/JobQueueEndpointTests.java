@@ -164,19 +164,19 @@ class JobQueueEndpointTests {
 			.run(context -> {
 				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
 
-				assertThat(endpoint.pause("queue", "default", "pause").getBody()).containsEntry("changed", true)
+				assertThat(endpoint.control("queue", "default", "pause", null).getBody()).containsEntry("changed", true)
 					.containsEntry("paused", true);
-				assertThat(endpoint.pause("kind", "send-mail", "pause").getBody()).containsEntry("changed", true);
-				assertThat(endpoint.pause("queue", "default", "pause").getBody()).containsEntry("changed", false);
+				assertThat(endpoint.control("kind", "send-mail", "pause", null).getBody()).containsEntry("changed", true);
+				assertThat(endpoint.control("queue", "default", "pause", null).getBody()).containsEntry("changed", false);
 				JobQueueEndpoint.Overview overview = endpoint.overview();
 				assertThat(overview.pausedQueues()).containsOnlyKeys("default");
 				assertThat(overview.pausedKinds()).containsOnlyKeys("send-mail");
 				assertThat(endpoint.paused("queue", "default").getBody()).containsEntry("paused", true)
 					.containsEntry("pausedAt", overview.pausedQueues().get("default"));
 
-				assertThat(endpoint.pause("queue", "default", "resume").getBody()).containsEntry("changed", true)
+				assertThat(endpoint.control("queue", "default", "resume", null).getBody()).containsEntry("changed", true)
 					.containsEntry("paused", false);
-				assertThat(endpoint.pause("kind", "send-mail", "resume").getBody()).containsEntry("changed", true);
+				assertThat(endpoint.control("kind", "send-mail", "resume", null).getBody()).containsEntry("changed", true);
 				assertThat(endpoint.overview().pausedQueues()).isEmpty();
 				assertThat(endpoint.overview().pausedKinds()).isEmpty();
 			});
@@ -189,13 +189,46 @@ class JobQueueEndpointTests {
 			.run(context -> {
 				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
 
-				assertBadRequest(endpoint.pause("queues", "default", "pause"), "Unknown scope 'queues'");
-				assertBadRequest(endpoint.pause("queue", "default", "stop"), "Unknown action 'stop'");
-				assertBadRequest(endpoint.pause("queue", "mail queue", "pause"), "queue must match");
-				assertBadRequest(endpoint.pause("queue", "mial", "pause"), "queue 'mial' is unknown");
+				assertBadRequest(endpoint.control("queues", "default", "pause", null), "Unknown scope 'queues'");
+				assertBadRequest(endpoint.control("queue", "default", "stop", null), "Unknown action 'stop'");
+				assertBadRequest(endpoint.control("queue", "mail queue", "pause", null), "queue must match");
+				assertBadRequest(endpoint.control("queue", "mial", "pause", null), "queue 'mial' is unknown");
 				assertBadRequest(endpoint.paused("queues", "default"), "Unknown scope 'queues'");
 				assertThat(context.getBean(JobQueue.class).pausedQueues()).isEmpty();
 				assertThat(context.getBean(JobQueue.class).pausedKinds()).isEmpty();
+			});
+	}
+
+	@Test
+	void theEndpointResizesAQueueOnThisNodeAndRefusesASizeOrQueueItCannotTake() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_resize"),
+				"management.endpoints.web.exposure.include=jobqueue", "jobqueue.worker.enabled=true",
+				"jobqueue.queues.mail.concurrency=2")
+			.run(context -> {
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+				assertThat(endpoint.overview().concurrency()).containsEntry("mail", 2);
+
+				assertThat(endpoint.control("queue", "mail", "resize", 5).getBody()).containsEntry("concurrency", 5);
+
+				assertThat(context.getBean(JobQueue.class).queues().concurrency()).containsEntry("mail", 5);
+				assertThat(endpoint.overview().concurrency()).containsEntry("mail", 5);
+				assertBadRequest(endpoint.control("queue", "mail", "resize", null), "A resize needs 'concurrency'");
+				assertBadRequest(endpoint.control("queue", "mail", "resize", 0), "must be at least 1, was 0");
+				assertBadRequest(endpoint.control("queue", "mial", "resize", 3), "does not work queue 'mial'");
+				assertBadRequest(endpoint.control("kind", "send-mail", "resize", 3), "Unknown action 'resize'");
+				assertThat(endpoint.overview().concurrency()).containsEntry("mail", 5);
+			});
+	}
+
+	@Test
+	void aResizeOnANodeWithoutWorkersIsABadRequestThatSaysSo() {
+		runner.withPropertyValues("spring.datasource.url=" + PostgresSchemas.fresh("starter_endpoint_resize_none"),
+				"management.endpoints.web.exposure.include=jobqueue")
+			.run(context -> {
+				JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+
+				assertBadRequest(endpoint.control("queue", "default", "resize", 3), "this node runs no workers");
+				assertThat(endpoint.overview().concurrency()).isEmpty();
 			});
 	}
 

@@ -4,22 +4,26 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.WorkerQueues;
 
 /**
- * The {@code jobqueue} endpoint's pause and resume of a queue or a kind: what {@link JobQueue#pause} and its
- * siblings do, answered as the endpoint's other writes are. A request the queue refuses (an unknown scope or
- * action, a name that is no queue name, a queue unknown here) is a 400 naming why, and writes nothing.
+ * The {@code jobqueue} endpoint's pause and resume of a queue or a kind, and its resize of a queue on this node:
+ * what {@link JobQueue#pause}, its siblings and {@link WorkerQueues#resize} do, answered as the endpoint's other
+ * writes are. A request the queue refuses (an unknown scope or action, a name that is no queue name, a queue
+ * unknown here, a size below 1, a resize on a node without workers) is a 400 naming why, and changes nothing.
  */
-final class EndpointPauses {
+final class EndpointControls {
 
-	private static final String ACTIONS = "the actions are 'pause' and 'resume'";
+	private static final String ACTIONS = "the actions are 'pause' and 'resume', and for a queue 'resize' (with "
+			+ "'concurrency')";
 
 	private final JobQueue queue;
 
-	EndpointPauses(JobQueue queue) {
+	EndpointControls(JobQueue queue) {
 		this.queue = queue;
 	}
 
@@ -37,13 +41,17 @@ final class EndpointPauses {
 		return new WebEndpointResponse<>(answer);
 	}
 
-	WebEndpointResponse<Map<String, Object>> act(String scope, String name, String action) {
+	WebEndpointResponse<Map<String, Object>> act(String scope, String name, String action,
+			@Nullable Integer concurrency) {
 		Map<String, Object> answer = new LinkedHashMap<>();
 		answer.put("scope", scope);
 		answer.put("name", name);
 		answer.put("action", action);
 		if (!isScope(scope)) {
 			return badRequest(answer, unknownScope(scope));
+		}
+		if ("resize".equals(action) && scope.equals("queue")) {
+			return resize(answer, name, concurrency);
 		}
 		if (!"pause".equals(action) && !"resume".equals(action)) {
 			return badRequest(answer, "Unknown action '" + action + "'; " + ACTIONS);
@@ -55,6 +63,23 @@ final class EndpointPauses {
 			return badRequest(answer, ex.getMessage());
 		}
 		answer.put("paused", pausedOf(scope).containsKey(name));
+		return new WebEndpointResponse<>(answer);
+	}
+
+	/** This node's resize of the queue: the other nodes keep their sizes. */
+	private WebEndpointResponse<Map<String, Object>> resize(Map<String, Object> answer, String name,
+			@Nullable Integer concurrency) {
+		if (concurrency == null) {
+			return badRequest(answer, "A resize needs 'concurrency', the number of the queue's jobs this node is to "
+					+ "run at once");
+		}
+		try {
+			queue.queues().resize(name, concurrency);
+		}
+		catch (IllegalArgumentException | IllegalStateException ex) {
+			return badRequest(answer, ex.getMessage());
+		}
+		answer.put("concurrency", queue.queues().concurrency().get(name));
 		return new WebEndpointResponse<>(answer);
 	}
 
