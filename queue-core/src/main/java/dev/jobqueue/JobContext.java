@@ -1,5 +1,7 @@
 package dev.jobqueue;
 
+import java.util.function.Supplier;
+
 /**
  * What a handler may know about the job it is running. Declare it as a second parameter of a
  * handler method to receive it.
@@ -51,5 +53,38 @@ public interface JobContext {
 	 */
 	default void cancel(String reason) {
 		throw new CancelJobException(reason);
+	}
+
+	/**
+	 * Runs {@code work} once per job, not once per attempt: the attempt that finishes it records its result with the
+	 * job (as JSON, like a job's result), and every later attempt (a retry, a run after a crash or a deploy) gets the
+	 * recorded result back without running it again. Steps run in the order the handler calls them; a step that
+	 * throws is not recorded, fails the attempt as the handler's own exception would, and runs again in the next
+	 * attempt. Recorded before it returns, fenced by the job's lease: a worker that lost the job's lease records
+	 * nothing and gets an {@link IllegalStateException}. In a transactional handler the record commits with the
+	 * handler's writes, or rolls back with them. A job's steps are deleted with the job.
+	 *
+	 * <p>A {@code JobContext} of one's own (a test double) runs {@code work} each time.
+	 *
+	 * @param name the step's name, unique within the job's handler: 1 to 200 characters
+	 * @param resultType what the recorded result is read back as
+	 * @throws IllegalArgumentException for a blank or longer name, or a null type or work
+	 */
+	default <T> T step(String name, Class<T> resultType, Supplier<? extends T> work) {
+		if (resultType == null || work == null) {
+			throw new IllegalArgumentException("step '" + name + "' needs a result type and work to run");
+		}
+		return work.get();
+	}
+
+	/** {@link #step(String, Class, Supplier)} of work without a result. */
+	default void step(String name, Runnable work) {
+		if (work == null) {
+			throw new IllegalArgumentException("step '" + name + "' needs work to run");
+		}
+		step(name, Void.class, () -> {
+			work.run();
+			return null;
+		});
 	}
 }

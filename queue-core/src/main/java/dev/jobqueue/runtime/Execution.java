@@ -1,7 +1,9 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import dev.jobqueue.CancelJobException;
 import dev.jobqueue.JobContext;
@@ -55,13 +57,20 @@ final class Execution extends ClaimedJobContext {
 	/** What the handler's {@link #cancel} threw: the job ends cancelled whatever the handler does next. */
 	private volatile CancelJobException cancelRequest;
 
+	private final JobSteps steps;
+
+	/** The job's recorded steps, read at the handler's first step; then only its thread reads and writes them. */
+	private Map<String, String> recordedSteps;
+
 	/**
 	 * @param claimSentAt {@link System#nanoTime()} when the claim that leased the job was sent
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
 	 * @param confirmed whether the claim was confirmed already: the job gets a thread at once
+	 * @param steps where the handler's steps are read and recorded
 	 */
-	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed) {
+	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed, JobSteps steps) {
 		super(job);
+		this.steps = steps;
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
 		this.confirmed = confirmed;
@@ -72,6 +81,14 @@ final class Execution extends ClaimedJobContext {
 		CancelJobException request = new CancelJobException(reason);
 		cancelRequest = request;
 		throw request;
+	}
+
+	@Override
+	public <T> T step(String name, Class<T> resultType, Supplier<? extends T> work) {
+		if (recordedSteps == null) {
+			recordedSteps = steps.recorded(job());
+		}
+		return steps.step(job(), recordedSteps, name, resultType, work);
 	}
 
 	/** The handler's {@link #cancel}, or null when it made none. */

@@ -17,9 +17,15 @@ final class InFlightJobs {
 
 	private final Duration fence;
 
-	/** @param fence how long a lease is believed held after the statement that granted it was sent */
-	InFlightJobs(Duration fence) {
+	private final JobSteps steps;
+
+	/**
+	 * @param fence how long a lease is believed held after the statement that granted it was sent
+	 * @param steps where the executions' handlers read and record their steps
+	 */
+	InFlightJobs(Duration fence, JobSteps steps) {
 		this.fence = fence;
+		this.steps = steps;
 	}
 
 	/**
@@ -27,7 +33,7 @@ final class InFlightJobs {
 	 * @param confirmed whether the claim was confirmed already
 	 */
 	Execution add(ClaimedJob job, long claimSentAt, boolean confirmed) {
-		Execution execution = new Execution(job, claimSentAt, fence, confirmed);
+		Execution execution = new Execution(job, claimSentAt, fence, confirmed, steps);
 		executions.put(job.lease(), execution);
 		return execution;
 	}

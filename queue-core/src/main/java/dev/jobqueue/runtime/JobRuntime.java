@@ -119,7 +119,8 @@ public final class JobRuntime {
 		this.handlers = handlers;
 		this.json = json;
 		this.listener = listener;
-		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()));
+		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()),
+				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore.outcomes(), outcomes, liveness);
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.

@@ -20,6 +20,10 @@ final class ResultJson {
 	static final String HANDLER_RAN = "; the handler returned, its work is done and is not run again: make the "
 			+ "result serializable (no cycles, readable properties) or return null";
 
+	/** Said of a step's result that fails to serialize, for the same reason as {@link #HANDLER_RAN}. */
+	static final String STEP_RAN = "; the step ran, its work is done and is not run again: make its result "
+			+ "serializable or return null";
+
 	private final JsonMapper json;
 
 	private final int maxLength;
@@ -31,6 +35,15 @@ final class ResultJson {
 
 	/** The result in JSON, or null for none; a {@link NonRetryableException} saying why it cannot be stored. */
 	String of(ClaimedJob job, Object result) {
+		return of("result of job " + job.id() + " (" + job.kind() + ")", result, HANDLER_RAN);
+	}
+
+	/** As {@link #of(ClaimedJob, Object)}, for the result of step {@code step} of the job. */
+	String ofStep(ClaimedJob job, String step, Object result) {
+		return of("result of step '" + step + "' of job " + job.id() + " (" + job.kind() + ")", result, STEP_RAN);
+	}
+
+	private String of(String subject, Object result, String ran) {
 		if (result == null) {
 			return null;
 		}
@@ -39,15 +52,15 @@ final class ResultJson {
 			text = json.writeValueAsString(result);
 		}
 		catch (JacksonException ex) {
-			throw refused(job, "cannot be written as JSON: " + ex.getOriginalMessage() + HANDLER_RAN,
+			throw refused(subject, "cannot be written as JSON: " + ex.getOriginalMessage() + ran,
 					applicationCause(ex));
 		}
 		if (text.length() > maxLength) {
-			throw refused(job, "is " + text.length() + " characters of JSON, over jobqueue.max-result-length ("
+			throw refused(subject, "is " + text.length() + " characters of JSON, over jobqueue.max-result-length ("
 					+ maxLength + ")", null);
 		}
 		if (holdsNul(text)) {
-			throw refused(job, "holds U+0000, which the database cannot store (PostgreSQL's jsonb refuses it)", null);
+			throw refused(subject, "holds U+0000, which the database cannot store (PostgreSQL's jsonb refuses it)", null);
 		}
 		return text;
 	}
@@ -80,7 +93,7 @@ final class ResultJson {
 		return json.indexOf('\u0000') >= 0;
 	}
 
-	private static NonRetryableException refused(ClaimedJob job, String problem, Throwable cause) {
-		return new NonRetryableException("result of job " + job.id() + " (" + job.kind() + ") " + problem, cause);
+	private static NonRetryableException refused(String subject, String problem, Throwable cause) {
+		return new NonRetryableException(subject + " " + problem, cause);
 	}
 }

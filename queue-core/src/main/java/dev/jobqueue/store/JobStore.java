@@ -15,7 +15,8 @@ import java.util.Objects;
  */
 public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, OutcomeStore outcomes,
 		PromotionStore promotions, PauseStore pauses, ScheduleStore schedules, MaintenanceStore maintenance,
-		NodeStore nodes, OperatorReads reads, ExplainReads explain, OperatorWrites writes, TelemetryStore telemetry) {
+		NodeStore nodes, OperatorReads reads, ExplainReads explain, OperatorWrites writes, TelemetryStore telemetry,
+		StepStore steps) {
 
 	public JobStore {
 		Objects.requireNonNull(vendor, "vendor");
@@ -31,5 +32,6 @@ public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, 
 		Objects.requireNonNull(explain, "explain");
 		Objects.requireNonNull(writes, "writes");
 		Objects.requireNonNull(telemetry, "telemetry");
+		Objects.requireNonNull(steps, "steps");
 	}
 }

@@ -72,6 +72,7 @@ public final class SqliteTestDatabase implements TestDatabase {
 		JdbcClient jdbc = JdbcClient.create(dataSource);
 		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison").update();
 		jdbc.sql("DELETE FROM jobqueue_job").update();
+		jdbc.sql("DELETE FROM jobqueue_job_step").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
 		jdbc.sql("DELETE FROM jobqueue_maintenance").update();

@@ -95,6 +95,7 @@ final class SqliteFaultDatabase implements FaultDatabase {
 	public void reset() {
 		JdbcClient jdbc = jdbc();
 		jdbc.sql("DELETE FROM jobqueue_job").update();
+		jdbc.sql("DELETE FROM jobqueue_job_step").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM fault_audit").update();
 		jdbc.sql("DELETE FROM fault_execution").update();

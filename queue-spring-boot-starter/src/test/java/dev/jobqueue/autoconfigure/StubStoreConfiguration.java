@@ -25,6 +25,7 @@ import dev.jobqueue.store.OutcomeStore;
 import dev.jobqueue.store.PauseStore;
 import dev.jobqueue.store.PromotionStore;
 import dev.jobqueue.store.ScheduleStore;
+import dev.jobqueue.store.StepStore;
 import dev.jobqueue.store.TelemetryStore;
 
 /**
@@ -60,6 +61,6 @@ class StubStoreConfiguration {
 		return new JobStore(vendor, mock(EnqueueStore.class), mock(ClaimStore.class), mock(OutcomeStore.class),
 				mock(PromotionStore.class), mock(PauseStore.class), mock(ScheduleStore.class),
 				mock(MaintenanceStore.class), mock(NodeStore.class), mock(OperatorReads.class), mock(ExplainReads.class),
-				mock(OperatorWrites.class), mock(TelemetryStore.class));
+				mock(OperatorWrites.class), mock(TelemetryStore.class), mock(StepStore.class));
 	}
 }

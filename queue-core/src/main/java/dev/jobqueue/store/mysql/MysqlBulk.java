@@ -109,9 +109,9 @@ final class MysqlBulk implements OperatorWrites {
 				.query(MysqlRows::changed)
 				.list();
 			if (!deleted.isEmpty()) {
-				jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)")
-					.param("ids", deleted.stream().map(ChangedJob::id).toList())
-					.update();
+				List<Long> deletedIds = deleted.stream().map(ChangedJob::id).toList();
+				jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)").param("ids", deletedIds).update();
+				jdbc.sql("DELETE FROM jobqueue_job_step WHERE job_id IN (:ids)").param("ids", deletedIds).update();
 			}
 			return deleted;
 		});

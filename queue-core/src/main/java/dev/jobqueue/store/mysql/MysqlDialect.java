@@ -85,7 +85,7 @@ public final class MysqlDialect implements Dialect {
 		return new JobStore(VENDOR, enqueue, new MysqlClaims(jdbc, named, transactions, claim), new MysqlOutcomes(jdbc),
 				new MysqlPromotions(jdbc, transactions), new MysqlPauses(jdbc), new MysqlSchedules(jdbc, enqueue, batches),
 				new MysqlMaintenance(jdbc, named, transactions), new MysqlNodes(jdbc), new MysqlSearch(jdbc),
-				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc));
+				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc), new MysqlSteps(jdbc));
 	}
 
 	private static String serverVersion(DataSource dataSource) {

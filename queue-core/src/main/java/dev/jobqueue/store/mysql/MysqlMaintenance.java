@@ -58,20 +58,21 @@ final class MysqlMaintenance implements MaintenanceStore {
 			TRANSITIONS.reapGivesBack(""));
 
 	/**
-	 * The pruner's delete, oldest first through the index of finished times, which holds no entry with a value
-	 * for an unfinished row: the shorter retention bounds the range, so a batch reads no more rows than it
+	 * The jobs a prune deletes, locked, oldest first through the index of finished times, which holds no entry with
+	 * a value for an unfinished row: the shorter retention bounds the range, so a batch reads no more rows than it
 	 * deletes. "<=", as on SQLite: a job finished within the current microsecond is past a retention of zero. A
 	 * dead job that holds its key's slot stays past its retention, as on PostgreSQL.
 	 */
-	static final String PRUNE = """
-			DELETE FROM jobqueue_job
+	static final String PRUNABLE = """
+			SELECT id FROM jobqueue_job
 			WHERE finished_at <= UTC_TIMESTAMP(6) - INTERVAL LEAST(:finishedMicros, :deadMicros) MICROSECOND
 			  AND finished_at <= UTC_TIMESTAMP(6)
 			                     - INTERVAL CASE WHEN state = 'dead' THEN :deadMicros ELSE :finishedMicros END MICROSECOND
 			  AND state IN ('succeeded', 'cancelled', 'dead')
 			  AND (concurrency_key IS NULL OR NOT %s)
 			ORDER BY finished_at
-			LIMIT :limit""".formatted(TRANSITIONS.holdsSlot(""));
+			LIMIT :limit
+			FOR UPDATE""".formatted(TRANSITIONS.holdsSlot(""));
 
 	private final JdbcClient jdbc;
 
@@ -144,11 +145,20 @@ final class MysqlMaintenance implements MaintenanceStore {
 	 */
 	@Override
 	public int prune(Duration finishedRetention, Duration deadRetention, int limit) {
-		return transactions.run(() -> jdbc.sql(PRUNE)
-			.param("finishedMicros", MysqlValues.micros(finishedRetention))
-			.param("deadMicros", MysqlValues.micros(deadRetention))
-			.param("limit", limit)
-			.update());
+		// The jobs are picked first, and deleted with their steps: MySQL deletes from two tables by ids only.
+		return transactions.run(() -> {
+			List<Long> ids = jdbc.sql(PRUNABLE)
+				.param("finishedMicros", MysqlValues.micros(finishedRetention))
+				.param("deadMicros", MysqlValues.micros(deadRetention))
+				.param("limit", limit)
+				.query(Long.class)
+				.list();
+			if (ids.isEmpty()) {
+				return 0;
+			}
+			jdbc.sql("DELETE FROM jobqueue_job_step WHERE job_id IN (:ids)").param("ids", ids).update();
+			return jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)").param("ids", ids).update();
+		});
 	}
 
 	/**

@@ -83,10 +83,16 @@ final class PostgresBulk implements OperatorWrites {
 	@Override
 	public List<ChangedJob> deleteFinished(Collection<Long> ids) {
 		return jdbc.sql("""
-				DELETE FROM jobqueue_job
-				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
-				  AND state IN ('succeeded', 'cancelled', 'dead') AND (concurrency_key IS NULL OR NOT %s)
-				RETURNING id, queue, concurrency_key""".formatted(TRANSITIONS.holdsSlot("")))
+				WITH deleted AS (
+				    DELETE FROM jobqueue_job
+				    WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id
+				                         FOR UPDATE))
+				      AND state IN ('succeeded', 'cancelled', 'dead') AND (concurrency_key IS NULL OR NOT %s)
+				    RETURNING id, queue, concurrency_key
+				), steps AS (
+				    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM deleted)
+				)
+				SELECT id, queue, concurrency_key FROM deleted""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("ids", ids.toArray(Long[]::new))
 			.query(PostgresBulk::changed)
 			.list();

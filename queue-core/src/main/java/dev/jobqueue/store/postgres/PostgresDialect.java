@@ -74,7 +74,7 @@ public final class PostgresDialect implements Dialect {
 				new PostgresSchedules(dataSource, jdbc, enqueue),
 				new PostgresMaintenance(jdbc, new PostgresVacuum(dataSource)), new PostgresNodes(jdbc),
 				new PostgresSearch(jdbc), new PostgresExplain(jdbc), new PostgresBulk(jdbc, notify),
-				new PostgresTelemetry(jdbc));
+				new PostgresTelemetry(jdbc), new PostgresSteps(jdbc));
 	}
 
 	@Override

@@ -21,6 +21,7 @@ final class PostgresMaintenance implements MaintenanceStore {
 
 	/** The pruner's delete ({@link #prune}). */
 	static final String PRUNE = """
+			WITH pruned AS (
 			DELETE FROM jobqueue_job WHERE id = ANY(ARRAY(
 			    WITH RECURSIVE %s
 			    SELECT expired.id
@@ -39,7 +40,12 @@ final class PostgresMaintenance implements MaintenanceStore {
 			    ) AS expired
 			    WHERE queues.queue IS NOT NULL
 			    LIMIT :limit
-			))""".formatted(JobCounts.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
+			))
+			RETURNING id
+			), steps AS (
+			    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM pruned)
+			)
+			SELECT count(*) FROM pruned""".formatted(JobCounts.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
 
 	private final JdbcClient jdbc;
 
@@ -120,7 +126,8 @@ final class PostgresMaintenance implements MaintenanceStore {
 			.param("finishedMillis", finishedRetention.toMillis())
 			.param("deadMillis", deadRetention.toMillis())
 			.param("limit", limit)
-			.update();
+			.query(Integer.class)
+			.single();
 	}
 
 	@Override

@@ -47,7 +47,7 @@ public final class SqliteDialect implements Dialect {
 				new SqlitePromotions(queue, jdbc, statements), new SqlitePauses(jdbc, statements),
 				new SqliteSchedules(jdbc, statements, enqueue, transactions), new SqliteMaintenance(jdbc, statements),
 				new SqliteNodes(jdbc, statements), new SqliteSearch(jdbc, statements), new SqliteExplain(jdbc, statements),
-				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements));
+				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements), new SqliteSteps(jdbc, statements));
 	}
 
 	@Override
