@@ -1,12 +1,12 @@
 package dev.jobqueue.store.mysql;
 
 import java.sql.Types;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.jobqueue.store.Lease;
+import dev.jobqueue.store.StepRows;
 import dev.jobqueue.store.StepStore;
 
 /**
@@ -23,13 +23,7 @@ final class MysqlSteps implements StepStore {
 
 	@Override
 	public Map<String, String> steps(long jobId) {
-		Map<String, String> steps = new HashMap<>();
-		jdbc.sql("SELECT name, result FROM jobqueue_job_step WHERE job_id = :id")
-			.param("id", jobId)
-			.query(rs -> {
-				steps.put(rs.getString(1), rs.getString(2));
-			});
-		return steps;
+		return StepRows.byName(jdbc, StepRows.SELECT, jobId);
 	}
 
 	/**
