@@ -87,4 +87,54 @@ public interface JobContext {
 			return null;
 		});
 	}
+
+	/**
+	 * The cursor {@code name} of this job: its position saved last, by this attempt or an earlier one, or
+	 * {@code start} before the first {@link JobCursor#save save}. For a loop too long to run again from the
+	 * beginning after a crash or a retry: it picks up from the position saved last. Kept with the job's steps, in
+	 * names of their own, and deleted with the job.
+	 *
+	 * <p>A {@code JobContext} of one's own (a test double) keeps the position in memory.
+	 *
+	 * @param name the cursor's name, unique within the job's handler: 1 to 193 characters
+	 * @param type what the saved position is read back as
+	 * @param start the position before the first save; may be null
+	 * @throws IllegalArgumentException for a blank or longer name, or a null type
+	 */
+	default <T> JobCursor<T> cursor(String name, Class<T> type, T start) {
+		if (type == null) {
+			throw new IllegalArgumentException("cursor '" + name + "' needs a position type");
+		}
+		return new MemoryCursor<>(start);
+	}
+
+	/**
+	 * Logs {@code line} with the job, for this attempt ({@link JobQueue#log}, the console's job page): kept in
+	 * memory and written at most once per heartbeat interval, and when the attempt ends, by the runtime's own
+	 * statements, not the handler's transaction, so a failed or rolled-back attempt keeps its lines. At most
+	 * {@value JobLogLimits#MAX_LINES} lines per attempt, each cut at {@value JobLogLimits#MAX_LINE_LENGTH} characters; the
+	 * rest are counted in a last line. Lines an attempt logs in the last heartbeat interval before its process dies
+	 * are lost with it.
+	 *
+	 * <p>A {@code JobContext} of one's own (a test double) drops them.
+	 *
+	 * @throws IllegalArgumentException for a null line
+	 */
+	default void log(String line) {
+		if (line == null) {
+			throw new IllegalArgumentException("a log line must not be null");
+		}
+	}
+
+	/**
+	 * Says how far this attempt got: {@code done} of {@code total} units, written as {@link #log} lines are, so a
+	 * handler may call it at every unit. The last figure written is the job's progress ({@link JobQueue#log}).
+	 *
+	 * <p>A {@code JobContext} of one's own (a test double) drops it.
+	 *
+	 * @throws IllegalArgumentException unless {@code total} is at least 1 and {@code done} is 0 to {@code total}
+	 */
+	default void progress(long done, long total) {
+		JobLogLimits.checkProgress(done, total);
+	}
 }

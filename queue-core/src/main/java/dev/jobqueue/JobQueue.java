@@ -157,6 +157,19 @@ public interface JobQueue {
 	 */
 	JobExplanation explain(long id);
 
+	/**
+	 * What job {@code id}'s handler logged ({@link JobContext#log}), every attempt's lines in order, and its latest
+	 * progress ({@link JobContext#progress}); {@link JobLog#EMPTY} for a job that logged nothing, or no job. Lines
+	 * and progress are written at most once per heartbeat interval while an attempt runs, and when it ends.
+	 */
+	JobLog log(long id);
+
+	/**
+	 * The recurring jobs of the whole cluster: listed, and added, replaced, removed, paused, resumed and triggered while
+	 * it runs.
+	 */
+	Schedules schedules();
+
 	/** This node's queues, with how many of each one's jobs it runs at once, resized while it runs. */
 	WorkerQueues queues();
 

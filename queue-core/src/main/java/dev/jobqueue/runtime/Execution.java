@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import dev.jobqueue.CancelJobException;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobCursor;
 import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.Lease;
 
@@ -59,6 +60,11 @@ final class Execution extends ClaimedJobContext {
 
 	private final JobSteps steps;
 
+	private final JobNotes notes;
+
+	/** The handler's log lines and progress, from its first; then only its thread uses them. */
+	private JobNotes.Notebook notebook;
+
 	/** The job's recorded steps, read at the handler's first step; then only its thread reads and writes them. */
 	private Map<String, String> recordedSteps;
 
@@ -67,10 +73,12 @@ final class Execution extends ClaimedJobContext {
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
 	 * @param confirmed whether the claim was confirmed already: the job gets a thread at once
 	 * @param steps where the handler's steps are read and recorded
+	 * @param notes where the handler's log lines and progress are written
 	 */
-	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed, JobSteps steps) {
+	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed, JobSteps steps, JobNotes notes) {
 		super(job);
 		this.steps = steps;
+		this.notes = notes;
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
 		this.confirmed = confirmed;
@@ -85,10 +93,43 @@ final class Execution extends ClaimedJobContext {
 
 	@Override
 	public <T> T step(String name, Class<T> resultType, Supplier<? extends T> work) {
+		return steps.step(job(), recordedSteps(), name, resultType, work);
+	}
+
+	@Override
+	public <T> JobCursor<T> cursor(String name, Class<T> type, T start) {
+		return steps.cursor(job(), recordedSteps(), name, type, start);
+	}
+
+	@Override
+	public void log(String line) {
+		notebook().log(line);
+	}
+
+	@Override
+	public void progress(long done, long total) {
+		notebook().progress(done, total);
+	}
+
+	private JobNotes.Notebook notebook() {
+		if (notebook == null) {
+			notebook = notes.open(job());
+		}
+		return notebook;
+	}
+
+	/** Writes the log lines and progress not yet written, once the handler is done; called by its thread. */
+	void endNotes() {
+		if (notebook != null) {
+			notebook.end();
+		}
+	}
+
+	private Map<String, String> recordedSteps() {
 		if (recordedSteps == null) {
 			recordedSteps = steps.recorded(job());
 		}
-		return steps.step(job(), recordedSteps, name, resultType, work);
+		return recordedSteps;
 	}
 
 	/** The handler's {@link #cancel}, or null when it made none. */

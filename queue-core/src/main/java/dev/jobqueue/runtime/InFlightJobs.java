@@ -19,13 +19,17 @@ final class InFlightJobs {
 
 	private final JobSteps steps;
 
+	private final JobNotes notes;
+
 	/**
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
 	 * @param steps where the executions' handlers read and record their steps
+	 * @param notes where the executions' handlers write their log lines and progress
 	 */
-	InFlightJobs(Duration fence, JobSteps steps) {
+	InFlightJobs(Duration fence, JobSteps steps, JobNotes notes) {
 		this.fence = fence;
 		this.steps = steps;
+		this.notes = notes;
 	}
 
 	/**
@@ -33,7 +37,7 @@ final class InFlightJobs {
 	 * @param confirmed whether the claim was confirmed already
 	 */
 	Execution add(ClaimedJob job, long claimSentAt, boolean confirmed) {
-		Execution execution = new Execution(job, claimSentAt, fence, confirmed, steps);
+		Execution execution = new Execution(job, claimSentAt, fence, confirmed, steps, notes);
 		executions.put(job.lease(), execution);
 		return execution;
 	}

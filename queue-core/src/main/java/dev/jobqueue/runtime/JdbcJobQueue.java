@@ -23,6 +23,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobListener;
+import dev.jobqueue.JobLog;
 import dev.jobqueue.JobPage;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobQueue;
@@ -31,6 +32,7 @@ import dev.jobqueue.JobTracing;
 import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
+import dev.jobqueue.Schedules;
 import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
@@ -76,6 +78,8 @@ public final class JdbcJobQueue implements JobQueue {
 	private final TraceContexts traces;
 
 	private final Supplier<WorkerQueues> workerQueues;
+
+	private final RuntimeSchedules schedules;
 
 	/**
 	 * A queue whose {@link #await} looks at every poll interval.
@@ -138,6 +142,8 @@ public final class JdbcJobQueue implements JobQueue {
 		this.explainer = new JobExplainer(store);
 		this.search = new JobSearch(store.reads());
 		this.bulk = new BulkOperations(store, promoter, this::afterCommit);
+		this.schedules = new RuntimeSchedules(store, handlers, json, defaultRetryPolicy,
+				kind -> kindLimits.keySlot(kind, null, handlers.handlerFor(kind)), this::insert);
 	}
 
 	/**
@@ -344,6 +350,16 @@ public final class JdbcJobQueue implements JobQueue {
 	@Override
 	public JobExplanation explain(long id) {
 		return explainer.explain(id);
+	}
+
+	@Override
+	public JobLog log(long id) {
+		return JobNotes.read(json, store.steps().notes(id));
+	}
+
+	@Override
+	public Schedules schedules() {
+		return schedules;
 	}
 
 	@Override

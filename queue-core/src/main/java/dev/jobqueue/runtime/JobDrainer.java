@@ -63,7 +63,8 @@ public final class JobDrainer {
 		this.recorder = new Recorder(listener);
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		InFlightJobs inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()),
-				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())));
+				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())),
+				new JobNotes(store.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()));
 		// No poller sleeps here, so a retry due soon has no one to wake: the caller drains again.
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});

@@ -130,6 +130,7 @@ final class JobRunner {
 			outcomeNotRecorded(job, ex);
 		}
 		finally {
+			execution.endNotes();
 			execution.end();
 			// A completion handed to the batcher stays in flight, its lease heartbeated, until written.
 			if (!handedOver) {

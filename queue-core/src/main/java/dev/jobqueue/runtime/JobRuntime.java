@@ -74,7 +74,7 @@ public final class JobRuntime {
 
 	private final KindLimits kindLimits;
 
-	/** The scheduler's thread while running, or null when this node declares no schedules. */
+	/** The scheduler's thread while running. */
 	private Thread schedulerThread;
 
 	private final RoleLiveness liveness = new RoleLiveness(Clock.systemUTC(), this::stopAfterFatalError);
@@ -120,7 +120,8 @@ public final class JobRuntime {
 		this.json = json;
 		this.listener = listener;
 		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()),
-				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())));
+				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())),
+				new JobNotes(ownStore.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore.outcomes(), outcomes, liveness);
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
@@ -192,14 +193,14 @@ public final class JobRuntime {
 		}
 	}
 
-	/** The scheduler, when this node declares schedules: a thread of its own, its passes watched for health. */
+	/**
+	 * The scheduler, a thread of its own, its passes watched for health: on every node, declaring schedules or not, as
+	 * any node fires those added at runtime.
+	 */
 	private void startScheduler(List<ScheduledJob> schedules) {
-		if (schedules.isEmpty()) {
-			return;
-		}
 		Scheduler scheduler = Scheduler.onDatabaseClock(ownStore, schedules, Clock.systemUTC(), listener, this::wake,
 				new Scheduler.KeySlots(kind -> kindLimits.keySlot(kind, null, handlers.handlerFor(kind)),
-						keys -> promoter.promoteAfterCommit(keys)));
+						keys -> promoter.promoteAfterCommit(keys)), json);
 		liveness.watch(Scheduler.ROLE, settings.pollInterval(), settings.lease());
 		schedulerThread = new NamedThreads("jobqueue-scheduler")
 			.newThread(() -> scheduler.loop(liveness, settings.pollInterval()));

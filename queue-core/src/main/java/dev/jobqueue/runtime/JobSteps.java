@@ -4,8 +4,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobCursor;
 import dev.jobqueue.NonRetryableException;
 import dev.jobqueue.store.ClaimedJob;
+import dev.jobqueue.store.StepRows;
 import dev.jobqueue.store.StepStore;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,6 +21,9 @@ final class JobSteps {
 
 	/** The longest step name: what every database's key column holds. */
 	static final int MAX_NAME_LENGTH = 200;
+
+	/** What a cursor's name is kept under, apart from the steps' names. */
+	static final String CURSOR_PREFIX = "cursor:";
 
 	private final StepStore store;
 
@@ -45,7 +50,8 @@ final class JobSteps {
 			Supplier<? extends T> work) {
 		check(name, resultType, work);
 		if (recorded.containsKey(name)) {
-			return read(job, name, recorded.get(name), resultType);
+			return read(job, "the recorded result of step '" + name + "'", recorded.get(name), resultType,
+					"the step ran and is not run again, so its result type must read what it returned");
 		}
 		T result = work.get();
 		String text = results.ofStep(job, name, result);
@@ -57,7 +63,37 @@ final class JobSteps {
 		return result;
 	}
 
-	private <T> T read(ClaimedJob job, String name, String text, Class<T> resultType) {
+	/**
+	 * Cursor {@code name} of the execution whose recorded steps are {@code recorded}: its position read from there,
+	 * each save written over it, fenced by the lease, and taken into {@code recorded} too.
+	 */
+	<T> JobCursor<T> cursor(ClaimedJob job, Map<String, String> recorded, String name, Class<T> type, T start) {
+		checkName(name, MAX_NAME_LENGTH - CURSOR_PREFIX.length(), "cursor");
+		if (type == null) {
+			throw new IllegalArgumentException("cursor '" + name + "' needs a position type");
+		}
+		String key = CURSOR_PREFIX + name;
+		return new JobCursor<>() {
+
+			@Override
+			public T position() {
+				return recorded.containsKey(key) ? read(job, "the saved position of cursor '" + name + "'",
+						recorded.get(key), type, "its type must read the positions saved") : start;
+			}
+
+			@Override
+			public void save(T position) {
+				String text = results.ofCursor(job, name, position);
+				if (!store.save(job.lease(), job.attempt(), key, text)) {
+					throw new IllegalStateException("cursor '" + name + "' of job " + job.id() + " could not be saved: "
+							+ "this worker no longer holds the job's lease, and another may run the job now");
+				}
+				recorded.put(key, text);
+			}
+		};
+	}
+
+	private <T> T read(ClaimedJob job, String subject, String text, Class<T> resultType, String advice) {
 		if (text == null) {
 			return null;
 		}
@@ -65,19 +101,26 @@ final class JobSteps {
 			return json.readValue(text, resultType);
 		}
 		catch (JacksonException ex) {
-			throw new NonRetryableException("the recorded result of step '" + name + "' of job " + job.id() + " ("
-					+ job.kind() + ") does not bind to " + resultType.getName() + ": " + ex.getOriginalMessage()
-					+ "; the step ran and is not run again, so its result type must read what it returned", ex);
+			throw new NonRetryableException(subject + " of job " + job.id() + " (" + job.kind() + ") does not bind to "
+					+ resultType.getName() + ": " + ex.getOriginalMessage() + "; " + advice, ex);
 		}
 	}
 
 	private static void check(String name, Class<?> resultType, Supplier<?> work) {
-		if (name == null || name.isBlank() || name.length() > MAX_NAME_LENGTH) {
-			throw new IllegalArgumentException("a step's name must be 1 to " + MAX_NAME_LENGTH + " characters, not "
-					+ "blank, was " + (name == null ? "null" : "'" + name + "'"));
+		checkName(name, MAX_NAME_LENGTH, "step");
+		if (name.startsWith(CURSOR_PREFIX) || name.startsWith(StepRows.NOTE_PREFIX)) {
+			throw new IllegalArgumentException("step '" + name + "' starts with '" + CURSOR_PREFIX + "' or '"
+					+ StepRows.NOTE_PREFIX + "', which name a job's cursors and log notes");
 		}
 		if (resultType == null || work == null) {
 			throw new IllegalArgumentException("step '" + name + "' needs a result type and work to run");
+		}
+	}
+
+	private static void checkName(String name, int maxLength, String what) {
+		if (name == null || name.isBlank() || name.length() > maxLength) {
+			throw new IllegalArgumentException("a " + what + "'s name must be 1 to " + maxLength + " characters, not "
+					+ "blank, was " + (name == null ? "null" : "'" + name + "'"));
 		}
 	}
 }

@@ -43,6 +43,11 @@ final class ResultJson {
 		return of("result of step '" + step + "' of job " + job.id() + " (" + job.kind() + ")", result, STEP_RAN);
 	}
 
+	/** A cursor's position as JSON, or null; refused as a result is, with nothing saved. */
+	String ofCursor(ClaimedJob job, String cursor, Object position) {
+		return of("position of cursor '" + cursor + "' of job " + job.id() + " (" + job.kind() + ")", position, "");
+	}
+
 	private String of(String subject, Object result, String ran) {
 		if (result == null) {
 			return null;

@@ -22,8 +22,17 @@ public record ScheduledJob(String name, Schedule schedule, String queue, String 
 	 * @param keySlot the kind's concurrency key and slots, or null
 	 */
 	NewJob job(Instant fireTime, NewJob.KeySlot keySlot) {
+		return job(uniqueKey(name, fireTime), keySlot);
+	}
+
+	/** The job of a {@linkplain dev.jobqueue.Schedules#trigger trigger} at {@code now}, its key apart from fire times'. */
+	NewJob triggered(Instant now, NewJob.KeySlot keySlot) {
+		return job(uniqueKey(name, now) + " now", keySlot);
+	}
+
+	private NewJob job(String uniqueKey, NewJob.KeySlot keySlot) {
 		return new NewJob(queue, schedule.kind(), payload, payloadVersion, schedule.priority(), null, Duration.ZERO,
-				maxAttempts, uniqueKey(name, fireTime), keySlot);
+				maxAttempts, uniqueKey, keySlot);
 	}
 
 	/** {@code schedule:<name>@<fire time>}, the fire time in ISO-8601 UTC: one job per fire time. */

@@ -29,7 +29,8 @@ public final class ScheduledJobs {
 		return resolved;
 	}
 
-	private static ScheduledJob resolve(ScheduleDefinition definition, HandlerRegistry handlers, JsonMapper json,
+	/** One schedule, resolved; fails when it does not fit. */
+	static ScheduledJob resolve(ScheduleDefinition definition, HandlerRegistry handlers, JsonMapper json,
 			RetryPolicy defaultPolicy) {
 		Schedule schedule = definition.schedule();
 		if (schedule.kind() == null) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.ScheduleFiring;
 import dev.jobqueue.store.ScheduleState;
 import dev.jobqueue.store.ScheduleStore;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Fires this node's schedules. Every node that declares a schedule runs this role and none is special:
@@ -37,6 +39,10 @@ import dev.jobqueue.store.ScheduleStore;
  * decides), or when the row is overdue past its misfire threshold (no node of that timing is firing it).
  * Otherwise it leaves the row to the nodes that declare that timing, so nodes of two versions in a rolling
  * deploy never both fire it, and a rewrite starts after the last fire time, so no instant fires twice.
+ *
+ * <p>A schedule added at runtime keeps its whole definition in its row ({@link AddedSchedule}): every node fires it
+ * from there, and a node that declares a schedule of the same name fires the added one instead until it is removed.
+ * No node fires a paused schedule; the first pass after its resume writes its next fire time after now.
  */
 public final class Scheduler {
 
@@ -56,6 +62,11 @@ public final class Scheduler {
 	private final Consumer<String> wakeup;
 
 	private final KeySlots keySlots;
+
+	private final JsonMapper json;
+
+	/** The schedules added at runtime, by their definition, read from the rows once each. */
+	private final Map<String, ScheduledJob> added = new HashMap<>();
 
 	/** The schedules whose row this node has written or found in agreement: read and written by its thread. */
 	private final Set<String> defined = new HashSet<>();
@@ -80,9 +91,10 @@ public final class Scheduler {
 	 * @param wakeup told the queue of each job fired, once it is committed, so that a local poller starts it
 	 */
 	public Scheduler(ScheduleStore store, List<ScheduledJob> schedules, Clock clock, JobListener listener,
-			Consumer<String> wakeup, KeySlots keySlots) {
+			Consumer<String> wakeup, KeySlots keySlots, JsonMapper json) {
 		this.store = store;
 		this.schedules = List.copyOf(schedules);
+		this.json = json;
 		this.clock = clock;
 		this.listener = listener;
 		this.wakeup = wakeup;
@@ -94,9 +106,9 @@ public final class Scheduler {
 	 * an offset from this machine's {@code local} clock.
 	 */
 	public static Scheduler onDatabaseClock(JobStore store, List<ScheduledJob> schedules, Clock local,
-			JobListener listener, Consumer<String> wakeup, KeySlots keySlots) {
+			JobListener listener, Consumer<String> wakeup, KeySlots keySlots, JsonMapper json) {
 		return new Scheduler(store.schedules(), schedules, new DatabaseClock(local, store.explain()::now), listener,
-				wakeup, keySlots);
+				wakeup, keySlots, json);
 	}
 
 	/** One pass over every schedule; returns the earliest next fire time among them, or null for none known. */
@@ -107,26 +119,72 @@ public final class Scheduler {
 			.collect(Collectors.toMap(ScheduleState::name, Function.identity()));
 		Instant earliest = null;
 		for (ScheduledJob schedule : schedules) {
-			Instant next = pass(schedule, rows.get(schedule.name()), now);
-			if (next != null && (earliest == null || next.isBefore(earliest))) {
-				earliest = next;
+			earliest = earlier(earliest, passDeclared(schedule, rows.get(schedule.name()), now));
+		}
+		for (ScheduleState row : rows.values()) {
+			if (row.addedAtRuntime()) {
+				ScheduledJob job = added(row);
+				earliest = job == null ? earliest : earlier(earliest, pass(job, row, now));
 			}
 		}
+		added.keySet().retainAll(rows.values().stream().map(ScheduleState::definition).toList());
 		return earliest;
 	}
 
-	private Instant pass(ScheduledJob job, ScheduleState row, Instant now) {
+	private static Instant earlier(Instant earliest, Instant next) {
+		return next != null && (earliest == null || next.isBefore(earliest)) ? next : earliest;
+	}
+
+	private Instant passDeclared(ScheduledJob job, ScheduleState row, Instant now) {
 		if (row == null) {
 			return define(job, null, now);
+		}
+		if (row.addedAtRuntime()) {
+			if (warned.add(job.name() + " added")) {
+				log.warn("Schedule '{}' was added at runtime under the name this node declares it by; the added one "
+						+ "fires, and this node's declaration does not until the added one is removed", job.name());
+			}
+			return null;
 		}
 		if (!row.timing().equals(job.schedule().timing())) {
 			return adopt(job, row, now);
 		}
+		return pass(job, row, now);
+	}
+
+	/** The row holds the job's timing: fire it when due, unless it is paused, or write its time after a resume. */
+	private Instant pass(ScheduledJob job, ScheduleState row, Instant now) {
 		defined.add(job.name());
-		if (row.nextFireAt() == null || row.nextFireAt().isAfter(now)) {
+		if (row.paused()) {
+			return null;
+		}
+		if (row.nextFireAt() == null) {
+			return job.schedule().enabled() ? define(job, row, now) : null;
+		}
+		if (row.nextFireAt().isAfter(now)) {
 			return row.nextFireAt();
 		}
 		return fire(job, row, now);
+	}
+
+	/** The job of a row added at runtime, or null, warned once, for one this version cannot read. */
+	private ScheduledJob added(ScheduleState row) {
+		ScheduledJob job = added.get(row.definition());
+		if (job != null) {
+			return job;
+		}
+		try {
+			job = AddedSchedule.read(json, row.name(), row.definition());
+		}
+		catch (RuntimeException ex) {
+			if (warned.add(row.name() + " " + row.definition())) {
+				log.warn("Schedule '{}' was added at runtime with a definition this node cannot read, so it leaves the "
+						+ "schedule to the nodes that can: {}", row.name(), ex.getMessage());
+			}
+			return null;
+		}
+		added.put(row.definition(), job);
+		return job;
 	}
 
 	/** The row holds another timing: take it over on this node's first look, or when nobody fires it. */
@@ -146,16 +204,25 @@ public final class Scheduler {
 	/** Writes this node's timing, to fire next after now and after the last fire time, whichever is later. */
 	private Instant define(ScheduledJob job, ScheduleState row, Instant now) {
 		Schedule schedule = job.schedule();
-		Instant from = row == null || row.lastFireAt() == null || now.isAfter(row.lastFireAt()) ? now
-				: row.lastFireAt();
-		Instant next = schedule.enabled() ? schedule.nextAfter(from) : null;
-		if (!store.defineSchedule(job.name(), schedule.timing(), next, row == null ? 0 : row.version())) {
+		Instant next = nextFireTime(schedule, row, now);
+		String definition = row == null ? null : row.definition();
+		if (!store.defineSchedule(job.name(), schedule.timing(), definition, next, row == null ? 0 : row.version())) {
 			return null;
 		}
 		defined.add(job.name());
 		log.info("Schedule '{}' is {}{}; next fire time {}", job.name(), schedule.timing(),
-				row == null ? "" : " (was " + row.timing() + ")", next);
+				row == null || row.timing().equals(schedule.timing()) ? "" : " (was " + row.timing() + ")", next);
 		return next;
+	}
+
+	/**
+	 * The first fire time of {@code schedule} after now and after the last fire time of its {@code row} (null for a
+	 * new one), whichever is later, so that no instant fires twice; null while it is disabled.
+	 */
+	static Instant nextFireTime(Schedule schedule, ScheduleState row, Instant now) {
+		Instant from = row == null || row.lastFireAt() == null || now.isAfter(row.lastFireAt()) ? now
+				: row.lastFireAt();
+		return schedule.enabled() ? schedule.nextAfter(from) : null;
 	}
 
 	private Instant fire(ScheduledJob job, ScheduleState row, Instant now) {

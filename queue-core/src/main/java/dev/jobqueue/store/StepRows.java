@@ -5,13 +5,26 @@ import java.util.Map;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** What every dialect's {@link StepStore#steps} reads: a job's steps by name, each with its result's JSON or null. */
+/**
+ * What every dialect's {@link StepStore#steps} and {@link StepStore#notes} read: a job's rows of the step table by
+ * name, each with its result's JSON or null. Its notes are the rows whose names start with {@link #NOTE_PREFIX}; its
+ * steps and cursors are the others.
+ */
 public final class StepRows {
 
-	/** The read of one job's steps where the result column is text already (MySQL, SQLite). */
-	public static final String SELECT = "SELECT name, result FROM jobqueue_job_step WHERE job_id = :id";
+	/** What the names of a job's notes (log lines, progress) start with. */
+	public static final String NOTE_PREFIX = "note:";
 
 	private StepRows() {
+	}
+
+	/**
+	 * The read of one job's steps ({@code notes} false) or notes, bound to {@code :id}, with {@code result} the
+	 * dialect's result column as text.
+	 */
+	public static String select(String result, boolean notes) {
+		return "SELECT name, " + result + " FROM jobqueue_job_step WHERE job_id = :id AND name "
+				+ (notes ? "" : "NOT ") + "LIKE '" + NOTE_PREFIX + "%'";
 	}
 
 	/**

@@ -40,37 +40,37 @@ public abstract class ScheduleStoreContractTest {
 
 	@Test
 	void aScheduleIsDefinedOnceWhenTwoNodesDefineItFromNothing() {
-		assertThat(store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0)).isTrue();
-		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", TWO, 0)).isFalse();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0)).isTrue();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", null, TWO, 0)).isFalse();
 
-		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1, null, null));
 	}
 
 	@Test
 	void aRedefinitionNamesTheVersionItReadAndKeepsTheLastFireTime() {
-		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0);
 		store().schedules().fireSchedule(firing(1, ONE, TWO, "report"));
 
-		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 1)).isFalse();
-		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", Instant.parse("2026-01-01T04:00:00Z"), 2)).isTrue();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", null, Instant.parse("2026-01-01T04:00:00Z"), 1)).isFalse();
+		assertThat(store().schedules().defineSchedule("hourly", "every PT2H", null, Instant.parse("2026-01-01T04:00:00Z"), 2)).isTrue();
 
 		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT2H",
-				Instant.parse("2026-01-01T04:00:00Z"), ONE, 3));
+				Instant.parse("2026-01-01T04:00:00Z"), ONE, 3, null, null));
 	}
 
 	@Test
 	void aFiringMovesTheRowAndEnqueuesItsJobTogether() {
-		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0);
 
 		assertThat(store().schedules().fireSchedule(firing(1, ONE, TWO, "report"))).isTrue();
 
-		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", TWO, ONE, 2));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", TWO, ONE, 2, null, null));
 		assertThat(keys()).containsExactly(ScheduledJob.uniqueKey("hourly", ONE));
 	}
 
 	@Test
 	void aFiringOfAVersionAlreadyMovedOnChangesNothing() {
-		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0);
 		store().schedules().fireSchedule(firing(1, ONE, TWO, "report"));
 
 		assertThat(store().schedules().fireSchedule(firing(1, ONE, TWO, "report"))).isFalse();
@@ -81,18 +81,18 @@ public abstract class ScheduleStoreContractTest {
 
 	@Test
 	void aFiringWhoseJobTheDatabaseRefusesLeavesTheRowWhereItWas() {
-		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0);
 		database().refusePoison();
 
 		assertThatException().isThrownBy(() -> store().schedules().fireSchedule(firing(1, ONE, TWO, TestDatabase.POISON)));
 
-		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1));
+		assertThat(store().schedules().schedules()).containsExactly(new ScheduleState("hourly", "every PT1H", ONE, null, 1, null, null));
 		assertThat(keys()).isEmpty();
 	}
 
 	@Test
 	void eightNodesFiringTheSameFireTimeAtOnceEnqueueOneJob() throws Exception {
-		store().schedules().defineSchedule("hourly", "every PT1H", ONE, 0);
+		store().schedules().defineSchedule("hourly", "every PT1H", null, ONE, 0);
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService nodes = Executors.newFixedThreadPool(8);
 		List<Future<Boolean>> outcomes = new ArrayList<>();

@@ -274,7 +274,7 @@ public abstract class SchedulerContractTest {
 	private Scheduler onDatabaseClock(Duration skew, Map<String, Schedule> schedules) {
 		return Scheduler.onDatabaseClock(database().store(), resolve(schedules),
 				Clock.offset(Clock.systemUTC(), skew), JobListener.NONE, queue -> {
-				}, Scheduler.KeySlots.NONE);
+				}, Scheduler.KeySlots.NONE, QueueFixture.JSON);
 	}
 
 	private void passEveryTenMinutesUntil(Scheduler node, TestClock clock, String end) {
@@ -287,7 +287,7 @@ public abstract class SchedulerContractTest {
 
 	private Scheduler node(TestClock clock, Map<String, Schedule> schedules) {
 		return new Scheduler(database().store().schedules(), resolve(schedules), clock, JobListener.NONE, queue -> {
-		}, Scheduler.KeySlots.NONE);
+		}, Scheduler.KeySlots.NONE, QueueFixture.JSON);
 	}
 
 	private static List<ScheduledJob> resolve(Map<String, Schedule> schedules) {

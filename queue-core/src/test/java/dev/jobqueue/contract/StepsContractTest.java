@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.JobCursor;
 import dev.jobqueue.JobQuery;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.Lease;
@@ -166,6 +167,80 @@ public abstract class StepsContractTest {
 		awaitState(id, JobState.dead);
 		assertThat(fixture.job(id).lastError()).contains("IllegalArgumentException: a step's name must be 1 to 200 "
 				+ "characters, not blank, was ' '");
+		assertThat(stepRows()).isZero();
+	}
+
+	@Test
+	void aRetryPicksUpALoopFromTheCursorsLastSavedPosition() {
+		List<Integer> exported = new CopyOnWriteArrayList<>();
+		fixture.handle("export", Greeting.class, (greeting, context) -> {
+			JobCursor<Integer> after = context.cursor("rows", Integer.class, 0);
+			for (int row = after.position() + 1; row <= 10; row++) {
+				if (row == 4 && context.attempt() == 1 || row == 8 && context.attempt() == 2) {
+					throw new IllegalStateException("the connection dropped at row " + row);
+				}
+				exported.add(row);
+				after.save(row);
+			}
+			return after.position();
+		});
+		fixture.startRuntime();
+
+		long id = fixture.queue().enqueue("export", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(3));
+
+		awaitState(id, JobState.succeeded);
+		assertThat(exported).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+		assertThat(fixture.job(id).result()).isEqualTo("10");
+		assertThat(fixture.store().steps().steps(id)).containsExactlyEntriesOf(java.util.Map.of("cursor:rows", "10"));
+	}
+
+	@Test
+	void aCursorIsSavedOnlyUnderTheJobsCurrentLeaseAndOverwritten() {
+		long id = fixture.queue().enqueue("order", new Greeting("Ada", 1));
+		Lease lease = fixture.store().claims().claim("default", java.util.Map.of("order", 1), 1,
+				"worker", Duration.ofMinutes(1), true).get(0).lease();
+
+		assertThat(fixture.store().steps().save(new Lease(id, lease.token() + 1), 1, "cursor:rows", "1")).isFalse();
+		assertThat(fixture.store().steps().save(lease, 1, "cursor:rows", "1")).isTrue();
+		assertThat(fixture.store().steps().save(lease, 1, "cursor:rows", "2")).isTrue();
+		assertThat(fixture.store().steps().save(lease, 1, "cursor:rows", "2")).isTrue();
+		assertThat(fixture.store().steps().steps(id)).containsExactlyEntriesOf(java.util.Map.of("cursor:rows", "2"));
+	}
+
+	@Test
+	void aTransactionalHandlersCursorRollsBackWithItsWrites() {
+		fixture.handle("book", Greeting.class, null, true, (greeting, context) -> {
+			JobCursor<Integer> done = context.cursor("done", Integer.class, 0);
+			fixture.jdbc()
+				.sql("INSERT INTO test_step_writes (job_id, attempt) VALUES (:id, :attempt)")
+				.param("id", context.jobId())
+				.param("attempt", done.position())
+				.update();
+			done.save(done.position() + 1);
+			if (context.attempt() == 1) {
+				throw new IllegalStateException("rolled back with the cursor");
+			}
+			return null;
+		});
+		fixture.startRuntime();
+
+		long id = fixture.queue().enqueue("book", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(2));
+
+		awaitState(id, JobState.succeeded);
+		assertThat(fixture.jdbc().sql("SELECT attempt FROM test_step_writes").query(Integer.class).list())
+			.containsExactly(0);
+		assertThat(fixture.store().steps().steps(id)).containsExactlyEntriesOf(java.util.Map.of("cursor:done", "1"));
+	}
+
+	@Test
+	void aStepNamedAsACursorOrALogNoteIsRefused() {
+		fixture.handle("clash", Greeting.class, (greeting, context) -> context.step("note:x", String.class, () -> "x"));
+		fixture.startRuntime();
+
+		long id = fixture.queue().enqueue("clash", new Greeting("Ada", 1), EnqueueOptions.defaults().maxAttempts(1));
+
+		awaitState(id, JobState.dead);
+		assertThat(fixture.job(id).lastError()).contains("step 'note:x' starts with 'cursor:' or 'note:'");
 		assertThat(stepRows()).isZero();
 	}
 

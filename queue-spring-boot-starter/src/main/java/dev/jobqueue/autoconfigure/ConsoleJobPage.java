@@ -3,13 +3,15 @@ package dev.jobqueue.autoconfigure;
 import java.util.Optional;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.JobLog;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
 
 /**
- * One job: why it is (not) running, its timestamps and attempts, payload and result, and every failure kept
- * with its stack trace; retry and cancel buttons when writes are enabled and the state allows them.
+ * One job: why it is (not) running, its timestamps and attempts, its handler's progress and log lines, payload and
+ * result, and every failure kept with its stack trace; retry and cancel buttons when writes are enabled and the state
+ * allows them.
  */
 final class ConsoleJobPage {
 
@@ -35,6 +37,7 @@ final class ConsoleJobPage {
 			actions(page, console, job);
 		}
 		facts(page, job);
+		log(page, queue.log(id));
 		page.raw("<h2>Payload</h2><pre id=\"payload\">").text(job.payload()).raw("</pre>");
 		if (job.result() != null) {
 			page.raw("<h2>Result</h2><pre id=\"result\">").text(job.result()).raw("</pre>");
@@ -84,6 +87,28 @@ final class ConsoleJobPage {
 
 	private static void fact(ConsoleHtml page, String name, Object value) {
 		page.raw("<tr><th>").text(name).raw("</th>").cell(value).raw("</tr>");
+	}
+
+	/** Shown only for a handler that logged or gave progress: most never do. */
+	private static void log(ConsoleHtml page, JobLog log) {
+		JobLog.Progress progress = log.progress();
+		if (progress != null) {
+			page.raw("<h2>Progress</h2><p><progress id=\"progress\" max=\"").text(progress.total()).raw("\" value=\"")
+				.text(progress.done()).raw("\"></progress> ")
+				.text(progress.done() + " of " + progress.total() + " in attempt " + progress.attempt() + ", at "
+						+ progress.at())
+				.raw("</p>");
+		}
+		if (log.lines().isEmpty()) {
+			return;
+		}
+		page.raw("<h2>Log</h2><table id=\"log\"><tr><th>Attempt</th><th>At</th><th>Line</th></tr>");
+		for (JobLog.Line line : log.lines()) {
+			page.raw("<tr><td class=\"n\">").text(line.attempt()).raw("</td>")
+				.time(line.at())
+				.raw("<td><pre>").text(line.text()).raw("</pre></td></tr>");
+		}
+		page.raw("</table>");
 	}
 
 	private static void errors(ConsoleHtml page, Job job) {

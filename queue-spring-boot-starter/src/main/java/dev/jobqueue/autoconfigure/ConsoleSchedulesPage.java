@@ -2,39 +2,44 @@ package dev.jobqueue.autoconfigure;
 
 import java.util.List;
 
+import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
-import dev.jobqueue.store.ScheduleState;
 
 /**
- * The recurring jobs as every node shares them: each schedule's timing, its next and last fire time, and whether
- * it is disabled. A schedule is named after the kind it enqueues.
+ * The recurring jobs as every node shares them: each schedule's kind, timing, next and last fire time, whether it
+ * was declared in code or added at runtime, and whether it is paused (since when) or disabled.
  */
 final class ConsoleSchedulesPage {
 
 	private ConsoleSchedulesPage() {
 	}
 
-	static String render(ConsoleRequest request, List<ScheduleState> schedules) {
+	static String render(ConsoleRequest request, List<ScheduleStatus> schedules) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Schedules");
 		if (schedules.isEmpty()) {
-			return page.raw("<p>No recurring job is declared.</p>").end();
+			return page.raw("<p>No recurring job is declared or added.</p>").end();
 		}
-		page.raw("<table id=\"schedules\"><tr><th>Name (kind)</th><th>Timing</th><th>Next fire</th>"
-				+ "<th>Last fire</th><th>State</th></tr>");
-		for (ScheduleState schedule : schedules) {
+		page.raw("<table id=\"schedules\"><tr><th>Name</th><th>Kind</th><th>Timing</th><th>Next fire</th>"
+				+ "<th>Last fire</th><th>From</th><th>State</th></tr>");
+		for (ScheduleStatus schedule : schedules) {
 			page.raw("<tr>")
 				.cell(schedule.name())
+				.cell(schedule.kind() == null ? "" : schedule.kind())
 				.cell(schedule.timing())
 				.time(schedule.nextFireAt())
 				.time(schedule.lastFireAt())
+				.cell(schedule.added() ? "added at runtime" : "declared")
 				.cell(state(schedule))
 				.raw("</tr>");
 		}
 		return page.raw("</table>").end();
 	}
 
-	/** A schedule without a next fire time is disabled: it fires no more until a node declares it again. */
-	private static String state(ScheduleState schedule) {
+	/** A schedule without a next fire time that is not paused is disabled, or was just resumed. */
+	private static String state(ScheduleStatus schedule) {
+		if (schedule.paused()) {
+			return "paused since " + schedule.pausedAt();
+		}
 		return schedule.nextFireAt() == null ? "disabled" : "active";
 	}
 }

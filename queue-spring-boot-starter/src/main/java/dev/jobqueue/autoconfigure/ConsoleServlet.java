@@ -54,7 +54,7 @@ final class ConsoleServlet extends HttpServlet {
 				send(response, 200, new ConsoleOverviewPage(queue, store, tableHealth).render(console));
 			}
 			else if (path.equals("/schedules")) {
-				send(response, 200, ConsoleSchedulesPage.render(console, store.schedules().schedules()));
+				send(response, 200, ConsoleSchedulesPage.render(console, queue.schedules().list()));
 			}
 			else if (path.equals("/jobs")) {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));

@@ -8,18 +8,21 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.ScheduleStatus;
+import dev.jobqueue.Schedules;
 import dev.jobqueue.WorkerQueues;
 
 /**
- * The {@code jobqueue} endpoint's pause and resume of a queue or a kind, and its resize of a queue on this node:
- * what {@link JobQueue#pause}, its siblings and {@link WorkerQueues#resize} do, answered as the endpoint's other
- * writes are. A request the queue refuses (an unknown scope or action, a name that is no queue name, a queue
- * unknown here, a size below 1, a resize on a node without workers) is a 400 naming why, and changes nothing.
+ * The {@code jobqueue} endpoint's pause and resume of a queue, a kind or a schedule, its resize of a queue on this
+ * node, and its trigger and removal of a schedule: what {@link JobQueue#pause}, its siblings,
+ * {@link WorkerQueues#resize} and {@link Schedules} do, answered as the endpoint's other writes are. A request the
+ * queue refuses (an unknown scope or action, a name that is no queue name, a queue or schedule unknown here, a size
+ * below 1, a resize on a node without workers) is a 400 naming why, and changes nothing.
  */
 final class EndpointControls {
 
-	private static final String ACTIONS = "the actions are 'pause' and 'resume', and for a queue 'resize' (with "
-			+ "'concurrency')";
+	private static final String ACTIONS = "the actions are 'pause' and 'resume', for a queue 'resize' (with "
+			+ "'concurrency'), and for a schedule 'trigger' and 'remove'";
 
 	private final JobQueue queue;
 
@@ -53,11 +56,14 @@ final class EndpointControls {
 		if ("resize".equals(action) && scope.equals("queue")) {
 			return resize(answer, name, concurrency);
 		}
+		if (scope.equals("schedule") && ("trigger".equals(action) || "remove".equals(action))) {
+			return schedule(answer, name, action);
+		}
 		if (!"pause".equals(action) && !"resume".equals(action)) {
 			return badRequest(answer, "Unknown action '" + action + "'; " + ACTIONS);
 		}
 		try {
-			answer.put("changed", change(scope.equals("queue"), name, action.equals("pause")));
+			answer.put("changed", change(scope, name, action.equals("pause")));
 		}
 		catch (IllegalArgumentException ex) {
 			return badRequest(answer, ex.getMessage());
@@ -83,23 +89,52 @@ final class EndpointControls {
 		return new WebEndpointResponse<>(answer);
 	}
 
+	/** A trigger answers its job's id; a removal whether there was a schedule to remove. */
+	private WebEndpointResponse<Map<String, Object>> schedule(Map<String, Object> answer, String name,
+			String action) {
+		try {
+			if (action.equals("trigger")) {
+				answer.put("id", queue.schedules().trigger(name));
+			}
+			else {
+				answer.put("changed", queue.schedules().remove(name));
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			return badRequest(answer, ex.getMessage());
+		}
+		return new WebEndpointResponse<>(answer);
+	}
+
 	private Map<String, Instant> pausedOf(String scope) {
-		return scope.equals("queue") ? queue.pausedQueues() : queue.pausedKinds();
+		return switch (scope) {
+			case "queue" -> queue.pausedQueues();
+			case "kind" -> queue.pausedKinds();
+			default -> pausedSchedules();
+		};
+	}
+
+	private Map<String, Instant> pausedSchedules() {
+		Map<String, Instant> paused = new LinkedHashMap<>();
+		queue.schedules().list().stream().filter(ScheduleStatus::paused)
+			.forEach(status -> paused.put(status.name(), status.pausedAt()));
+		return paused;
 	}
 
 	private static boolean isScope(String scope) {
-		return scope.equals("queue") || scope.equals("kind");
+		return scope.equals("queue") || scope.equals("kind") || scope.equals("schedule");
 	}
 
 	private static String unknownScope(String scope) {
-		return "Unknown scope '" + scope + "'; the scopes are 'queue' and 'kind'";
+		return "Unknown scope '" + scope + "'; the scopes are 'queue', 'kind' and 'schedule'";
 	}
 
-	private boolean change(boolean ofQueue, String name, boolean pause) {
-		if (ofQueue) {
-			return pause ? queue.pause(name) : queue.resume(name);
-		}
-		return pause ? queue.pauseKind(name) : queue.resumeKind(name);
+	private boolean change(String scope, String name, boolean pause) {
+		return switch (scope) {
+			case "queue" -> pause ? queue.pause(name) : queue.resume(name);
+			case "kind" -> pause ? queue.pauseKind(name) : queue.resumeKind(name);
+			default -> pause ? queue.schedules().pause(name) : queue.schedules().resume(name);
+		};
 	}
 
 	private static WebEndpointResponse<Map<String, Object>> badRequest(Map<String, Object> answer, String error) {

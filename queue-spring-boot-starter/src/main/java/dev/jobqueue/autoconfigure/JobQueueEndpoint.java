@@ -25,6 +25,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.runtime.JobRuntime;
 import dev.jobqueue.store.JobCounts;
 import dev.jobqueue.store.JobStore;
@@ -90,7 +91,7 @@ public final class JobQueueEndpoint {
 		Map<String, Map<JobState, Long>> queues = counts.get();
 		return new Overview(store.vendor(), (workers != null) ? workers.owner() : null,
 				workers != null && workers.maintaining(), queue.queues().concurrency(), queues, atLeast(queues),
-				queue.pausedQueues(), queue.pausedKinds(), schedules());
+				queue.pausedQueues(), queue.pausedKinds(), queue.schedules().list());
 	}
 
 	/** The counts that stopped at the cap, by queue. */
@@ -152,8 +153,8 @@ public final class JobQueueEndpoint {
 	}
 
 	/**
-	 * Whether a queue ({@code scope} {@code queue}) or a kind ({@code kind}) is paused, and since when; an
-	 * unknown scope is a 400.
+	 * Whether a queue ({@code scope} {@code queue}), a kind ({@code kind}) or a schedule ({@code schedule}) is paused,
+	 * and since when; an unknown scope is a 400.
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Map<String, Object>> paused(@Selector String scope, @Selector String name) {
@@ -161,24 +162,17 @@ public final class JobQueueEndpoint {
 	}
 
 	/**
-	 * Pauses or resumes a queue ({@code scope} {@code queue}) or a kind ({@code kind}) on every node, with
-	 * {@code action} {@code pause} or {@code resume}, saying whether that changed its state and whether it is
-	 * paused now; or resizes a queue on this node, with {@code action} {@code resize} and {@code concurrency},
-	 * answering its new size. An unknown scope or action, a name that is no queue name, a queue unknown here, or a
-	 * size this node cannot take is a 400 naming why, and changes nothing.
+	 * Pauses or resumes a queue ({@code scope} {@code queue}), a kind ({@code kind}) or a schedule ({@code schedule})
+	 * on every node, with {@code action} {@code pause} or {@code resume}, saying whether that changed its state and
+	 * whether it is paused now; resizes a queue on this node, with {@code action} {@code resize} and
+	 * {@code concurrency}, answering its new size; triggers a schedule ({@code trigger}), answering its job's id, or
+	 * removes an added one ({@code remove}). An unknown scope or action, a name that is no queue name, a queue or
+	 * schedule unknown here, or a size this node cannot take is a 400 naming why, and changes nothing.
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Map<String, Object>> control(@Selector String scope, @Selector String name,
 			String action, @Nullable Integer concurrency) {
 		return controls.act(scope, name, action, concurrency);
-	}
-
-	/** A small table, one row per schedule: read at every request. */
-	private List<ScheduleStatus> schedules() {
-		return store.schedules().schedules()
-			.stream()
-			.map(row -> new ScheduleStatus(row.name(), row.timing(), row.lastFireAt(), row.nextFireAt()))
-			.toList();
 	}
 
 	private Map<String, Map<JobState, Long>> countAll() {
@@ -253,20 +247,10 @@ public final class JobQueueEndpoint {
 	 * @param atLeast by queue, the states whose count stopped at the cap: there are at least that many
 	 * @param pausedQueues the paused queues, each with when it was paused
 	 * @param pausedKinds the paused kinds, each with when it was paused
-	 * @param schedules every recurring job in the database, by name
+	 * @param schedules every recurring job of the cluster, by name, declared and added
 	 */
 	public record Overview(String database, String worker, boolean maintainer, Map<String, Integer> concurrency,
 			Map<String, Map<JobState, Long>> queues, Map<String, List<JobState>> atLeast, Map<String, Instant> pausedQueues,
 			Map<String, Instant> pausedKinds, List<ScheduleStatus> schedules) {
-	}
-
-	/**
-	 * One recurring job, as the nodes share it.
-	 * @param timing its cron expression and zone, or its interval, as the node that started last declared it
-	 * @param lastFireAt the latest fire time enqueued, or {@code null} before the first
-	 * @param nextFireAt the next fire time, or {@code null} while disabled; one long past means that no node
-	 * declares the schedule any more
-	 */
-	public record ScheduleStatus(String name, String timing, Instant lastFireAt, Instant nextFireAt) {
 	}
 }

@@ -24,6 +24,7 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
+import dev.jobqueue.JobContext;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.spring.JobHandler;
@@ -74,7 +75,9 @@ final class ConsoleApplications {
 	static class Charges {
 
 		@JobHandler("charge-card")
-		void charge(Charge charge) {
+		void charge(Charge charge, JobContext context) {
+			context.log("charging " + charge.card());
+			context.progress(1, 2);
 			throw new IllegalStateException("card declined: " + charge.card());
 		}
 

@@ -69,6 +69,8 @@ class ConsoleBrowserTests {
 			assertThat(browser.findElement(By.id("errors")).getText()).contains("card declined",
 					"at dev.jobqueue.autoconfigure.ConsoleApplications$Charges.charge");
 			assertThat(browser.findElement(By.id("payload")).getText()).contains(HOSTILE_CARD);
+			assertThat(browser.findElement(By.id("log")).getText()).contains("charging " + HOSTILE_CARD);
+			assertThat(browser.findElement(By.id("progress")).getAttribute("value")).isEqualTo("1");
 
 			browser.navigate().back();
 			browser.findElement(By.id("retry-selected")).click();

@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -16,7 +18,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobQueue;
 import dev.jobqueue.Schedule;
+import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.runtime.HandlerRegistry;
 import dev.jobqueue.runtime.ScheduleDefinition;
 import dev.jobqueue.spring.JobHandler;
@@ -146,27 +150,62 @@ class JobQueueScheduleTests {
 
 	@Test
 	void schedulesOnAHandlerAndInConfigurationFireTheirJobsWhichTheEndpointAndTheMetricsShow() throws IOException {
+		ticking().run(context -> {
+			Ticks ticks = context.getBean(Ticks.class);
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(ticks.received).contains("from config").contains("on a handler"));
+			assertThat(context.getBean(JobQueueEndpoint.class).overview().schedules())
+				.extracting(ScheduleStatus::name, ScheduleStatus::timing)
+				.containsExactly(tuple("configured", "every PT1S"), tuple("on-handler", "every PT1S"));
+			assertThat(context.getBean(JobQueueEndpoint.class).overview().schedules())
+				.allSatisfy(schedule -> assertThat(schedule.lastFireAt()).isBefore(schedule.nextFireAt()));
+			assertThat(context.getBean(MeterRegistry.class).get("jobqueue.schedules.fired")
+				.tags("schedule", "configured").counter().count()).isPositive();
+		});
+	}
+
+	@Test
+	void aScheduleAddedThroughTheQueueIsPausedTriggeredAndRemovedThroughTheEndpoint() throws IOException {
+		ticking().run(context -> {
+			JobQueueEndpoint endpoint = context.getBean(JobQueueEndpoint.class);
+			context.getBean(JobQueue.class).schedules()
+				.put("added", Schedule.cron("0 0 0 1 1 *").kind("tick").payload("added"));
+
+			assertThat(endpoint.control("schedule", "added", "pause", null).getBody())
+				.containsEntry("changed", true).containsEntry("paused", true);
+			assertThat(endpoint.paused("schedule", "added").getBody()).containsEntry("paused", true);
+			assertThat(endpoint.control("schedule", "added", "trigger", null).getBody()).containsKey("id");
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(context.getBean(Ticks.class).received).contains("added"));
+			assertBadRequest(endpoint.control("schedule", "configured", "remove", null),
+					"declared in code on this node");
+			assertBadRequest(endpoint.control("schedule", "missing", "trigger", null), "no schedule 'missing'");
+			assertBadRequest(endpoint.control("schedule", "added", "resize", 2), "for a schedule 'trigger'");
+			assertThat(endpoint.overview().schedules()).filteredOn(ScheduleStatus::added).singleElement()
+				.satisfies(status -> assertThat(status.pausedAt()).isNotNull());
+
+			assertThat(endpoint.control("schedule", "added", "remove", null).getBody()).containsEntry("changed", true);
+			assertThat(endpoint.overview().schedules()).extracting(ScheduleStatus::name)
+				.containsExactly("configured", "on-handler");
+		});
+	}
+
+	/** An application with schedules on a handler and in configuration, on a SQLite file of its own. */
+	private static ApplicationContextRunner ticking() throws IOException {
 		Path file = Files.createTempFile(Path.of("target"), "starter-schedule-test", ".db");
-		new ApplicationContextRunner()
+		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
 					DataSourceTransactionManagerAutoConfiguration.class, JobQueueAutoConfiguration.class,
 					JobQueueMetricsAutoConfiguration.class, JobQueueEndpointAutoConfiguration.class))
 			.withUserConfiguration(Ticks.class)
 			.withPropertyValues("spring.datasource.url=jdbc:sqlite:" + file, "jobqueue.poll-interval=100ms",
 					"management.endpoints.web.exposure.include=jobqueue", "jobqueue.schedules.configured.kind=tick",
-					"jobqueue.schedules.configured.every=1s", "jobqueue.schedules.configured.payload=\"from config\"")
-			.run(context -> {
-				Ticks ticks = context.getBean(Ticks.class);
-				await().atMost(Duration.ofSeconds(20))
-					.untilAsserted(() -> assertThat(ticks.received).contains("from config").contains("on a handler"));
-				assertThat(context.getBean(JobQueueEndpoint.class).overview().schedules())
-					.extracting(JobQueueEndpoint.ScheduleStatus::name, JobQueueEndpoint.ScheduleStatus::timing)
-					.containsExactly(tuple("configured", "every PT1S"), tuple("on-handler", "every PT1S"));
-				assertThat(context.getBean(JobQueueEndpoint.class).overview().schedules())
-					.allSatisfy(schedule -> assertThat(schedule.lastFireAt()).isBefore(schedule.nextFireAt()));
-				assertThat(context.getBean(MeterRegistry.class).get("jobqueue.schedules.fired")
-					.tags("schedule", "configured").counter().count()).isPositive();
-			});
+					"jobqueue.schedules.configured.every=1s", "jobqueue.schedules.configured.payload=\"from config\"");
+	}
+
+	private static void assertBadRequest(WebEndpointResponse<Map<String, Object>> answer, String error) {
+		assertThat(answer.getStatus()).isEqualTo(WebEndpointResponse.STATUS_BAD_REQUEST);
+		assertThat(answer.getBody()).hasEntrySatisfying("error", text -> assertThat(text).asString().contains(error));
 	}
 
 	private void assertStartupFails(String message, String... properties) {

@@ -1,5 +1,6 @@
 package dev.jobqueue.store.mysql;
 
+import java.sql.Types;
 import java.time.Instant;
 import java.util.List;
 
@@ -31,25 +32,24 @@ final class MysqlSchedules implements ScheduleStore {
 
 	@Override
 	public List<ScheduleState> schedules() {
-		return jdbc.sql("""
-				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
-			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
-					MysqlRows.instant(rs, "next_fire_at"), MysqlRows.instant(rs, "last_fire_at"), rs.getLong("version")))
-			.list();
+		return ScheduleState.all(jdbc, MysqlRows::instant);
 	}
 
 	/** A new row is an INSERT IGNORE: the only refusal it can meet is the name's primary key, another node's row. */
 	@Override
-	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	public boolean defineSchedule(String name, String timing, String definition, Instant nextFireAt,
+			long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
-				INSERT IGNORE INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
-				VALUES (:name, :timing, :next, 1, UTC_TIMESTAMP(6))""" : """
+				INSERT IGNORE INTO jobqueue_schedule (name, timing, definition, next_fire_at, version, updated_at)
+				VALUES (:name, :timing, :definition, :next, 1, UTC_TIMESTAMP(6))""" : """
 				UPDATE jobqueue_schedule
-				SET timing = :timing, next_fire_at = :next, version = version + 1, updated_at = UTC_TIMESTAMP(6)
+				SET timing = :timing, definition = :definition, next_fire_at = :next, version = version + 1,
+				    updated_at = UTC_TIMESTAMP(6)
 				WHERE name = :name AND version = :version""";
 		return jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
+			.param("definition", definition, Types.VARCHAR)
 			.param("next", MysqlValues.parameter(nextFireAt))
 			.param("version", expectedVersion)
 			.update() == 1;
@@ -77,5 +77,22 @@ final class MysqlSchedules implements ScheduleStore {
 			}
 			return advanced == 1;
 		});
+	}
+
+	@Override
+	public boolean pauseSchedule(String name, boolean paused) {
+		String sql = paused ? """
+				UPDATE jobqueue_schedule
+				SET paused_at = UTC_TIMESTAMP(6), version = version + 1, updated_at = UTC_TIMESTAMP(6)
+				WHERE name = :name AND paused_at IS NULL""" : """
+				UPDATE jobqueue_schedule
+				SET paused_at = NULL, next_fire_at = NULL, version = version + 1, updated_at = UTC_TIMESTAMP(6)
+				WHERE name = :name AND paused_at IS NOT NULL""";
+		return jdbc.sql(sql).param("name", name).update() == 1;
+	}
+
+	@Override
+	public boolean removeSchedule(String name) {
+		return jdbc.sql("DELETE FROM jobqueue_schedule WHERE name = :name").param("name", name).update() == 1;
 	}
 }

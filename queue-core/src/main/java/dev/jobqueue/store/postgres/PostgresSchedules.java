@@ -34,26 +34,24 @@ final class PostgresSchedules implements ScheduleStore {
 
 	@Override
 	public List<ScheduleState> schedules() {
-		return jdbc.sql("""
-				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
-			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
-					PostgresRows.instant(rs, "next_fire_at"), PostgresRows.instant(rs, "last_fire_at"),
-					rs.getLong("version")))
-			.list();
+		return ScheduleState.all(jdbc, PostgresRows::instant);
 	}
 
 	@Override
-	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	public boolean defineSchedule(String name, String timing, String definition, Instant nextFireAt,
+			long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
-				INSERT INTO jobqueue_schedule (name, timing, next_fire_at, version)
-				VALUES (:name, :timing, CAST(:next AS timestamptz), 1)
+				INSERT INTO jobqueue_schedule (name, timing, definition, next_fire_at, version)
+				VALUES (:name, :timing, :definition, CAST(:next AS timestamptz), 1)
 				ON CONFLICT (name) DO NOTHING""" : """
 				UPDATE jobqueue_schedule
-				SET timing = :timing, next_fire_at = CAST(:next AS timestamptz), version = version + 1, updated_at = now()
+				SET timing = :timing, definition = :definition, next_fire_at = CAST(:next AS timestamptz),
+				    version = version + 1, updated_at = now()
 				WHERE name = :name AND version = :version""";
 		return jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
+			.param("definition", definition, Types.VARCHAR)
 			.param("next", PostgresRows.timestamp(nextFireAt), Types.TIMESTAMP_WITH_TIMEZONE)
 			.param("version", expectedVersion)
 			.update() == 1;
@@ -83,5 +81,21 @@ final class PostgresSchedules implements ScheduleStore {
 			}
 			return advanced == 1;
 		});
+	}
+
+	@Override
+	public boolean pauseSchedule(String name, boolean paused) {
+		String sql = paused ? """
+				UPDATE jobqueue_schedule SET paused_at = now(), version = version + 1, updated_at = now()
+				WHERE name = :name AND paused_at IS NULL""" : """
+				UPDATE jobqueue_schedule
+				SET paused_at = NULL, next_fire_at = NULL, version = version + 1, updated_at = now()
+				WHERE name = :name AND paused_at IS NOT NULL""";
+		return jdbc.sql(sql).param("name", name).update() == 1;
+	}
+
+	@Override
+	public boolean removeSchedule(String name) {
+		return jdbc.sql("DELETE FROM jobqueue_schedule WHERE name = :name").param("name", name).update() == 1;
 	}
 }

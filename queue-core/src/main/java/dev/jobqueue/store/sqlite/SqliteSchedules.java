@@ -18,6 +18,9 @@ import dev.jobqueue.store.sqlite.support.SqliteStatements;
  */
 final class SqliteSchedules implements ScheduleStore {
 
+	/** The database's now, in the table's milliseconds. */
+	private static final String NOW = "CAST(round(unixepoch('subsec') * 1000) AS INTEGER)";
+
 	private final JdbcClient jdbc;
 
 	private final SqliteStatements statements;
@@ -36,27 +39,24 @@ final class SqliteSchedules implements ScheduleStore {
 
 	@Override
 	public List<ScheduleState> schedules() {
-		return statements.read("schedules", () -> jdbc.sql("""
-				SELECT name, timing, next_fire_at, last_fire_at, version FROM jobqueue_schedule ORDER BY name""")
-			.query((rs, n) -> new ScheduleState(rs.getString("name"), rs.getString("timing"),
-					SqliteRows.instant(rs, "next_fire_at"), SqliteRows.instant(rs, "last_fire_at"),
-					rs.getLong("version")))
-			.list());
+		return statements.read("schedules", () -> ScheduleState.all(jdbc, SqliteRows::instant));
 	}
 
 	@Override
-	public boolean defineSchedule(String name, String timing, Instant nextFireAt, long expectedVersion) {
+	public boolean defineSchedule(String name, String timing, String definition, Instant nextFireAt,
+			long expectedVersion) {
 		String sql = expectedVersion == 0 ? """
-				INSERT INTO jobqueue_schedule (name, timing, next_fire_at, version, updated_at)
-				VALUES (:name, :timing, :next, 1, CAST(round(unixepoch('subsec') * 1000) AS INTEGER))
-				ON CONFLICT (name) DO NOTHING""" : """
+				INSERT INTO jobqueue_schedule (name, timing, definition, next_fire_at, version, updated_at)
+				VALUES (:name, :timing, :definition, :next, 1, %1$s)
+				ON CONFLICT (name) DO NOTHING""".formatted(NOW) : """
 				UPDATE jobqueue_schedule
-				SET timing = :timing, next_fire_at = :next, version = version + 1,
-				    updated_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-				WHERE name = :name AND version = :version""";
+				SET timing = :timing, definition = :definition, next_fire_at = :next, version = version + 1,
+				    updated_at = %1$s
+				WHERE name = :name AND version = :version""".formatted(NOW);
 		return statements.write("define schedule", () -> jdbc.sql(sql)
 			.param("name", name)
 			.param("timing", timing)
+			.param("definition", definition, Types.VARCHAR)
 			.param("next", millis(nextFireAt), Types.BIGINT)
 			.param("version", expectedVersion)
 			.update()) == 1;
@@ -69,8 +69,8 @@ final class SqliteSchedules implements ScheduleStore {
 			int advanced = jdbc.sql("""
 					UPDATE jobqueue_schedule
 					SET next_fire_at = :next, last_fire_at = COALESCE(:last, last_fire_at), version = version + 1,
-					    updated_at = CAST(round(unixepoch('subsec') * 1000) AS INTEGER)
-					WHERE name = :name AND version = :version""")
+					    updated_at = %1$s
+					WHERE name = :name AND version = :version""".formatted(NOW))
 				.param("next", millis(firing.nextFireAt()), Types.BIGINT)
 				.param("last", millis(firing.lastFireAt()), Types.BIGINT)
 				.param("name", firing.name())
@@ -81,6 +81,24 @@ final class SqliteSchedules implements ScheduleStore {
 			}
 			return advanced == 1;
 		});
+	}
+
+	@Override
+	public boolean pauseSchedule(String name, boolean paused) {
+		String sql = paused ? """
+				UPDATE jobqueue_schedule SET paused_at = %1$s, version = version + 1, updated_at = %1$s
+				WHERE name = :name AND paused_at IS NULL""".formatted(NOW) : """
+				UPDATE jobqueue_schedule
+				SET paused_at = NULL, next_fire_at = NULL, version = version + 1, updated_at = %1$s
+				WHERE name = :name AND paused_at IS NOT NULL""".formatted(NOW);
+		return statements.write(paused ? "pause schedule" : "resume schedule",
+				() -> jdbc.sql(sql).param("name", name).update()) == 1;
+	}
+
+	@Override
+	public boolean removeSchedule(String name) {
+		return statements.write("remove schedule",
+				() -> jdbc.sql("DELETE FROM jobqueue_schedule WHERE name = :name").param("name", name).update()) == 1;
 	}
 
 	private static Long millis(Instant instant) {
