@@ -119,6 +119,7 @@ final class JobRunner {
 		listener.onStarted(execution, Duration.between(job.runAt(), job.startedAt()).plus(execution.sinceAccepted()));
 		long start = System.nanoTime();
 		boolean handedOver = false;
+		HandlerLogs.running(execution);
 		try (JobMdc mdc = JobMdc.of(job); JobTracing.Span span = traces.execution(execution, job.traceContext())) {
 			Outcome outcome = execute(execution, start, span);
 			handedOver = outcome == null;
@@ -130,6 +131,7 @@ final class JobRunner {
 			outcomeNotRecorded(job, ex);
 		}
 		finally {
+			HandlerLogs.done();
 			execution.endNotes();
 			execution.end();
 			// A completion handed to the batcher stays in flight, its lease heartbeated, until written.

@@ -24,6 +24,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.jobqueue.JobListener;
@@ -203,6 +204,18 @@ public final class JobQueueAutoConfiguration {
 		@ConditionalOnMissingBean
 		JobRuntimeLifecycle jobRuntimeLifecycle(JobRuntime runtime) {
 			return new JobRuntimeLifecycle(runtime);
+		}
+
+		/** Checked before any Logback class loads: an application may log through another SLF4J binding. */
+		@Bean(destroyMethod = "close")
+		@ConditionalOnBooleanProperty(name = "jobqueue.worker.capture-logs")
+		AutoCloseable jobQueueHandlerLogCapture() {
+			if (!ClassUtils.isPresent("ch.qos.logback.classic.LoggerContext", getClass().getClassLoader())) {
+				throw new IllegalStateException("jobqueue.worker.capture-logs=true copies handlers' Logback output, "
+						+ "but Logback is not on the classpath; use Logback (Spring Boot's default logging), or turn "
+						+ "the property off");
+			}
+			return HandlerLogAppender.attach();
 		}
 	}
 }

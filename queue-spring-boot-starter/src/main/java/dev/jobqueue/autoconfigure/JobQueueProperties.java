@@ -602,12 +602,27 @@ public class JobQueueProperties implements Validator {
 		/** Whether this node runs jobs; false makes it an enqueue-only node. */
 		private boolean enabled = true;
 
+		/**
+		 * Whether what a handler's thread logs through Logback is also kept with its job, as JobContext.log lines:
+		 * 200 per attempt, each cut at 2,000 characters. Off by default, as logs may hold what the job table should
+		 * not; the application's log levels decide what is copied.
+		 */
+		private boolean captureLogs;
+
 		public boolean isEnabled() {
 			return enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isCaptureLogs() {
+			return captureLogs;
+		}
+
+		public void setCaptureLogs(boolean captureLogs) {
+			this.captureLogs = captureLogs;
 		}
 	}
 

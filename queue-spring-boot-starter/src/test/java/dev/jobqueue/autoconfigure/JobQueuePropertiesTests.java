@@ -237,7 +237,8 @@ class JobQueuePropertiesTests {
 			.filter(name -> name.startsWith("jobqueue."))
 			.toList();
 		assertThat(names).containsExactlyInAnyOrder("jobqueue.enabled", "jobqueue.dialect",
-				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.queues", "jobqueue.concurrency-key-limits",
+				"jobqueue.initialize-schema", "jobqueue.worker.enabled", "jobqueue.worker.capture-logs", "jobqueue.queues",
+				"jobqueue.concurrency-key-limits",
 				"jobqueue.external-kinds",
 				"jobqueue.notify", "jobqueue.poll-interval",
 				"jobqueue.lease-duration", "jobqueue.heartbeat-interval", "jobqueue.reaper-interval",
