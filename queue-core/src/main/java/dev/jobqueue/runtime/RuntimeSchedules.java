@@ -114,8 +114,11 @@ final class RuntimeSchedules implements Schedules {
 		ScheduleState row = existing(name);
 		Optional<ScheduledJob> job = row.addedAtRuntime() ? added(row)
 				: declaredHere(name).map(definition -> ScheduledJobs.resolve(definition, handlers, json, defaultPolicy));
-		require(job.isPresent(), "schedule '" + name + "' is declared by other nodes only, so this node does not "
-				+ "know its job; trigger it from one of them");
+		require(job.isPresent(), row.addedAtRuntime()
+				? "schedule '" + name + "' was added by a version of the application whose definition this node "
+						+ "cannot read; trigger it from a node of that version"
+				: "schedule '" + name + "' is declared by other nodes only, so this node does not know its job; "
+						+ "trigger it from one of them");
 		NewJob triggered = job.get().triggered(store.explain().now(), keySlots.apply(job.get().schedule().kind()));
 		return insert.apply(triggered).id();
 	}

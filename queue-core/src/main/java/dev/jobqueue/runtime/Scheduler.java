@@ -26,8 +26,8 @@ import dev.jobqueue.store.ScheduleStore;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Fires this node's schedules. Every node that declares a schedule runs this role and none is special:
- * each pass reads the schedules' rows, and a node that finds a fire time due moves the row on by
+ * Fires the cluster's schedules: those this node declares and those added at runtime. Every runtime runs this role
+ * and none is special: each pass reads the schedules' rows, and a node that finds a fire time due moves the row on by
  * compare-and-set and enqueues the job in the same transaction (see {@link ScheduleStore#fireSchedule}), so one
  * node in the cluster enqueues each fire time and the others find the row moved.
  *
