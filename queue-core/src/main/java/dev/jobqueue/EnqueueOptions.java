@@ -3,6 +3,10 @@ package dev.jobqueue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * How one job is enqueued. Immutable: every {@code with…} method returns a copy, and checks its
@@ -41,8 +45,11 @@ public final class EnqueueOptions {
 	/** The concurrency key of the jobs of a kind with a cluster-wide limit is this prefix and the kind. */
 	public static final String KIND_KEY_PREFIX = "kind:";
 
+	/** Most jobs one job may depend on ({@link #after}). */
+	public static final int MAX_DEPENDENCIES = 1000;
+
 	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, DEFAULT_PRIORITY, null, null, null, null,
-			null, null);
+			null, null, List.of(), DependencyFailure.CANCEL);
 
 	private final String queue;
 
@@ -60,8 +67,13 @@ public final class EnqueueOptions {
 
 	private final String concurrencyKey;
 
+	private final List<Long> after;
+
+	private final DependencyFailure dependencyFailure;
+
 	private EnqueueOptions(String queue, int priority, Instant runAt, Duration delay, Integer maxAttempts,
-			String uniqueKey, Integer payloadVersion, String concurrencyKey) {
+			String uniqueKey, Integer payloadVersion, String concurrencyKey, List<Long> after,
+			DependencyFailure dependencyFailure) {
 		this.queue = queue;
 		this.priority = priority;
 		this.runAt = runAt;
@@ -70,6 +82,8 @@ public final class EnqueueOptions {
 		this.uniqueKey = uniqueKey;
 		this.payloadVersion = payloadVersion;
 		this.concurrencyKey = concurrencyKey;
+		this.after = after;
+		this.dependencyFailure = dependencyFailure;
 	}
 
 	/** Queue, attempts and payload version from the kind's handler (or the defaults), priority 5, due now. */
@@ -83,14 +97,14 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions queue(String queue) {
 		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
-				uniqueKey, payloadVersion, concurrencyKey);
+				uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/** 0 (runs first) to 9 (runs last); 5 by default. */
 	public EnqueueOptions priority(int priority) {
 		Validate.isTrue(priority >= HIGHEST_PRIORITY && priority <= LOWEST_PRIORITY, "priority",
 				"must be between 0 and 9, was " + priority);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -101,7 +115,7 @@ public final class EnqueueOptions {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
 		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
 				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
-		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -113,13 +127,13 @@ public final class EnqueueOptions {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
 		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
 				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
-		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/** Executions before the job is dead; by default the handler's retry policy decides. */
 	public EnqueueOptions maxAttempts(int maxAttempts) {
 		Validate.isTrue(maxAttempts >= 1, "maxAttempts", "must be at least 1, was " + maxAttempts);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -129,7 +143,7 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions uniqueKey(String uniqueKey) {
 		requireKey(uniqueKey, "uniqueKey", MAX_UNIQUE_KEY_BYTES);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -139,7 +153,7 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions payloadVersion(int payloadVersion) {
 		Validate.isTrue(payloadVersion >= 1, "payloadVersion", "must be at least 1, was " + payloadVersion);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -158,7 +172,41 @@ public final class EnqueueOptions {
 				() -> "must not start with '" + KIND_KEY_PREFIX + "', the prefix of kinds' cluster-wide limits, was "
 						+ concurrencyKey);
 		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
-				concurrencyKey);
+				concurrencyKey, after, dependencyFailure);
+	}
+
+	/**
+	 * Runs only after these jobs: the job waits as {@link JobState#waiting} until each of them has finished, then
+	 * enters its queue as a new job does; by default it is cancelled instead when one of them ended dead or cancelled
+	 * ({@link #whenDependencyFails}). Every id must name a job that exists when the enqueue runs (one enqueued earlier
+	 * in the same transaction does), else the enqueue fails and writes nothing; a job can only depend on jobs enqueued
+	 * before it, so dependencies never form a cycle. At most {@link #MAX_DEPENDENCIES}; replaces earlier ones. Its
+	 * handler reads them with {@link JobContext#dependencies()}. For a whole graph at once, see
+	 * {@link JobQueue#workflow()}.
+	 */
+	public EnqueueOptions after(long... jobIds) {
+		Validate.isTrue(jobIds != null, "after", "must not be null");
+		return after(Arrays.stream(jobIds).boxed().toList());
+	}
+
+	/** {@link #after(long...)}, the ids as a collection. */
+	public EnqueueOptions after(Collection<Long> jobIds) {
+		Validate.isTrue(jobIds != null && !jobIds.contains(null), "after", "must be job ids, was " + jobIds);
+		List<Long> distinct = List.copyOf(new LinkedHashSet<>(jobIds));
+		Validate.isTrue(distinct.size() <= MAX_DEPENDENCIES, "after",
+				() -> "must name at most " + MAX_DEPENDENCIES + " jobs, named " + distinct.size());
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, distinct, dependencyFailure);
+	}
+
+	/**
+	 * What a dependency ({@link #after}) that ends dead or cancelled does to this job: cancels it (the default), or
+	 * lets it run once every dependency has finished, whatever their ends.
+	 */
+	public EnqueueOptions whenDependencyFails(DependencyFailure policy) {
+		Validate.isTrue(policy != null, "whenDependencyFails", "must not be null");
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, after, policy);
 	}
 
 	private static void requireKey(String key, String option, int maxBytes) {
@@ -198,5 +246,14 @@ public final class EnqueueOptions {
 
 	public String concurrencyKey() {
 		return concurrencyKey;
+	}
+
+	/** The ids of the jobs this one runs after; empty for none. */
+	public List<Long> after() {
+		return after;
+	}
+
+	public DependencyFailure dependencyFailure() {
+		return dependencyFailure;
 	}
 }

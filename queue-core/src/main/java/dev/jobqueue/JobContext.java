@@ -1,5 +1,7 @@
 package dev.jobqueue;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -86,6 +88,27 @@ public interface JobContext {
 			work.run();
 			return null;
 		});
+	}
+
+	/**
+	 * The jobs this one runs after ({@link EnqueueOptions#after}, a {@link Workflow}'s edges), in id order, as they are
+	 * now: each has finished, succeeded unless its job was enqueued to run when a dependency fails
+	 * ({@link DependencyFailure#RUN}). One deleted since (pruned) is left out. Empty for a job outside a workflow, and
+	 * for a {@code JobContext} of one's own (a test double).
+	 */
+	default List<Job> dependencies() {
+		return List.of();
+	}
+
+	/**
+	 * The result of job {@code dependencyId}, one that this job runs after, as {@code type}; empty when it did not
+	 * succeed, returned nothing, or was deleted since. A {@code JobContext} of one's own (a test double) has none.
+	 *
+	 * @throws IllegalArgumentException when this job does not run after {@code dependencyId}, or the result does not
+	 * bind to {@code type}
+	 */
+	default <T> Optional<T> dependencyResult(long dependencyId, Class<T> type) {
+		return Optional.empty();
 	}
 
 	/**

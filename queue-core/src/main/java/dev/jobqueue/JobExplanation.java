@@ -32,6 +32,12 @@ public record JobExplanation(long jobId, Reason reason, String message) {
 		/** A node runs it now; the sentence names the node and its lease's expiry. */
 		RUNNING,
 
+		/**
+		 * It runs after other jobs ({@link EnqueueOptions#after}), and one of them has not finished; the sentence
+		 * names it, and where it stands.
+		 */
+		WAITING_FOR_DEPENDENCIES,
+
 		/** Its queue is paused for every node. */
 		QUEUE_PAUSED,
 

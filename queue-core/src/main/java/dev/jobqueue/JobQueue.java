@@ -76,8 +76,9 @@ public interface JobQueue {
 	<T> Optional<T> result(long id, Class<T> type);
 
 	/**
-	 * Cancels a job that has not finished; returns whether it was blocked, ready or running and is now
-	 * cancelled. A blocked or ready job is never started. A dead job that holds the slot of its concurrency key
+	 * Cancels a job that has not finished; returns whether it was waiting, blocked, ready or running and is now
+	 * cancelled. A waiting, blocked or ready job is never started; the jobs that require it to succeed
+	 * ({@link EnqueueOptions#after}) are cancelled in turn. A dead job that holds the slot of its concurrency key
 	 * ({@link HandlerOptions#deadJobBlocksKey(boolean)}) can be cancelled too, which lets the key's next job run. A running one is cancelled at once in the database, and the node running
 	 * it learns so within a heartbeat interval: its handler's thread is interrupted and
 	 * {@link JobContext#isCancelled()} turns true. Whatever that handler then returns or throws changes
@@ -170,6 +171,12 @@ public interface JobQueue {
 	 */
 	Schedules schedules();
 
+	/**
+	 * A new, empty graph of jobs to enqueue together, each run after the ones it names ({@link Workflow}). For one
+	 * job that runs after jobs already enqueued, {@link EnqueueOptions#after} is enough.
+	 */
+	Workflow workflow();
+
 	/** This node's queues, with how many of each one's jobs it runs at once, resized while it runs. */
 	WorkerQueues queues();
 
@@ -199,7 +206,7 @@ public interface JobQueue {
 
 	/**
 	 * Jobs by queue, then state, in the whole cluster, cheap however many finished jobs the table keeps:
-	 * blocked, ready and running are exact; succeeded, cancelled and dead are counted up to 10,000 per queue
+	 * waiting, blocked, ready and running are exact; succeeded, cancelled and dead are counted up to 10,000 per queue
 	 * and state ({@code JobCounts.FINISHED_CAP}), so that value means "at least 10,000". States with no job are
 	 * left out.
 	 */
@@ -219,8 +226,8 @@ public interface JobQueue {
 	long retryAll(Collection<Long> ids);
 
 	/**
-	 * Cancels ({@link #cancel(long)}) every job {@code query} selects that can be cancelled: blocked, ready and
-	 * running ones, and dead ones that hold their concurrency key's slot. In batches of 1,000 as
+	 * Cancels ({@link #cancel(long)}) every job {@code query} selects that can be cancelled: waiting, blocked, ready
+	 * and running ones, and dead ones that hold their concurrency key's slot. In batches of 1,000 as
 	 * {@link #retryAll(JobQuery)}; returns how many were cancelled. {@code JobQuery.all()} cancels every
 	 * unfinished job: narrow the query (a queue, a kind, {@code states(JobState.ready)}) to cancel fewer.
 	 * @throws IllegalArgumentException for a null query

@@ -89,7 +89,7 @@ final class BulkVariants {
 			sql.append(i == 0 ? "" : ",").append("(?, ?, CAST(? AS jsonb), 'ready', ?, now(), ?, ?)");
 		}
 		sql.append("""
-				 ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running') DO NOTHING
+				 ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('waiting', 'blocked', 'ready', 'running') DO NOTHING
 				RETURNING id""");
 		try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
 			int p = 1;
@@ -114,7 +114,7 @@ final class BulkVariants {
 				            CAST(? AS int[]), CAST(? AS text[]))
 				     WITH ORDINALITY AS t(queue, kind, payload, priority, max_attempts, unique_key, ord)
 				ORDER BY ord
-				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running') DO NOTHING
+				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('waiting', 'blocked', 'ready', 'running') DO NOTHING
 				RETURNING id""")) {
 			statement.setArray(1, connection.createArrayOf("text", IntStream.range(0, rows).mapToObj(i -> "default").toArray()));
 			statement.setArray(2, connection.createArrayOf("text", IntStream.range(0, rows).mapToObj(i -> "bench").toArray()));
@@ -146,7 +146,7 @@ final class BulkVariants {
 					INSERT INTO jobqueue_job (queue, kind, payload, state, priority, run_at, max_attempts, unique_key)
 					SELECT queue, kind, CAST(payload AS jsonb), 'ready', priority, now(), max_attempts, unique_key
 					FROM bench_staging
-					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('blocked', 'ready', 'running') DO NOTHING
+					ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN ('waiting', 'blocked', 'ready', 'running') DO NOTHING
 					RETURNING id""").close();
 			connection.commit();
 		}

@@ -1,11 +1,14 @@
 package dev.jobqueue.runtime;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import dev.jobqueue.CancelJobException;
+import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobCursor;
 import dev.jobqueue.store.ClaimedJob;
@@ -62,6 +65,8 @@ final class Execution extends ClaimedJobContext {
 
 	private final JobNotes notes;
 
+	private final JobDependencies dependencies;
+
 	/** The handler's log lines and progress, from its first; then only its thread uses them. */
 	private JobNotes.Notebook notebook;
 
@@ -74,11 +79,14 @@ final class Execution extends ClaimedJobContext {
 	 * @param confirmed whether the claim was confirmed already: the job gets a thread at once
 	 * @param steps where the handler's steps are read and recorded
 	 * @param notes where the handler's log lines and progress are written
+	 * @param dependencies where the handler reads the jobs its job runs after
 	 */
-	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed, JobSteps steps, JobNotes notes) {
+	Execution(ClaimedJob job, long claimSentAt, Duration fence, boolean confirmed, JobSteps steps, JobNotes notes,
+			JobDependencies dependencies) {
 		super(job);
 		this.steps = steps;
 		this.notes = notes;
+		this.dependencies = dependencies;
 		this.leaseGrantedAt = claimSentAt;
 		this.fenceNanos = fence.toNanos();
 		this.confirmed = confirmed;
@@ -89,6 +97,16 @@ final class Execution extends ClaimedJobContext {
 		CancelJobException request = new CancelJobException(reason);
 		cancelRequest = request;
 		throw request;
+	}
+
+	@Override
+	public List<Job> dependencies() {
+		return dependencies.of(jobId());
+	}
+
+	@Override
+	public <T> Optional<T> dependencyResult(long dependencyId, Class<T> type) {
+		return dependencies.result(jobId(), dependencyId, type);
 	}
 
 	@Override

@@ -21,15 +21,19 @@ final class InFlightJobs {
 
 	private final JobNotes notes;
 
+	private final JobDependencies dependencies;
+
 	/**
 	 * @param fence how long a lease is believed held after the statement that granted it was sent
 	 * @param steps where the executions' handlers read and record their steps
 	 * @param notes where the executions' handlers write their log lines and progress
+	 * @param dependencies where the executions' handlers read the jobs theirs run after
 	 */
-	InFlightJobs(Duration fence, JobSteps steps, JobNotes notes) {
+	InFlightJobs(Duration fence, JobSteps steps, JobNotes notes, JobDependencies dependencies) {
 		this.fence = fence;
 		this.steps = steps;
 		this.notes = notes;
+		this.dependencies = dependencies;
 	}
 
 	/**
@@ -37,7 +41,7 @@ final class InFlightJobs {
 	 * @param confirmed whether the claim was confirmed already
 	 */
 	Execution add(ClaimedJob job, long claimSentAt, boolean confirmed) {
-		Execution execution = new Execution(job, claimSentAt, fence, confirmed, steps, notes);
+		Execution execution = new Execution(job, claimSentAt, fence, confirmed, steps, notes, dependencies);
 		executions.put(job.lease(), execution);
 		return execution;
 	}

@@ -67,7 +67,7 @@ public final class InlineRunner {
 			.maxAttempts();
 		Instant now = Instant.now();
 		return new ClaimedJob(0, handler.queue(), handler.kind(), payload, handler.version(), 1, maxAttempts,
-				EnqueueOptions.DEFAULT_PRIORITY, new Lease(0, 0), now, now, 0, null, null);
+				EnqueueOptions.DEFAULT_PRIORITY, new Lease(0, 0), now, now, 0, null, null, false);
 	}
 
 	/** The context of a job run inline: its first attempt, a lease that is never lost. */

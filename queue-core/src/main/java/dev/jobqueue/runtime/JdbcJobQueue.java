@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.jobqueue.DependencyFailure;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
@@ -34,10 +35,10 @@ import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.Schedules;
 import dev.jobqueue.WorkerQueues;
+import dev.jobqueue.Workflow;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -66,6 +67,8 @@ public final class JdbcJobQueue implements JobQueue {
 	private final QueuePauses pauses;
 
 	private final KeyPromoter promoter;
+
+	private final DependencyPromoter dependencies;
 
 	private final KindLimits kindLimits;
 
@@ -138,6 +141,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 		this.promoter = new KeyPromoter(store.promotions(), wakeup);
+		this.dependencies = new DependencyPromoter(store.dependencies(), wakeup, promoter::promoteAfterCommit);
 		this.kindLimits = new KindLimits(store.nodes(), settings.concurrencyKeyLimits());
 		this.explainer = new JobExplainer(store);
 		this.search = new JobSearch(store.reads());
@@ -166,13 +170,20 @@ public final class JdbcJobQueue implements JobQueue {
 		return insert(newJob(kind, payload, options, this::acceptedHandler));
 	}
 
-	/** A duplicate writes nothing, so it is neither counted nor worth a wakeup. */
+	/**
+	 * A duplicate writes nothing, so it is neither counted nor worth a wakeup. A job that runs after others is settled
+	 * once the enqueue commits: they may have finished already.
+	 */
 	private EnqueueResult insert(NewJob job) {
 		EnqueueResult result = traces.enqueue(job.queue(), job.kind(), 1,
-				context -> store.enqueues().enqueue(job.withTraceContext(context)));
+				context -> job.dependencies().waits() ? store.dependencies().enqueue(job.withTraceContext(context))
+						: store.enqueues().enqueue(job.withTraceContext(context)));
 		if (result.inserted()) {
 			listener.onEnqueued(job.queue(), job.kind());
-			if (job.keySlot() == null) {
+			if (job.dependencies().waits()) {
+				dependencies.settleAfterCommit(List.of(result.id()));
+			}
+			else if (job.keySlot() == null) {
 				afterCommit(job.queue());
 			}
 			else {
@@ -193,7 +204,10 @@ public final class JdbcJobQueue implements JobQueue {
 				this::acceptedHandler);
 		List<NewJob> jobs = new ArrayList<>(requests.size());
 		for (NewJobRequest request : requests) {
-			jobs.add(newJob(request.kind(), request.payload(), request.options(), lookup));
+			NewJob job = newJob(request.kind(), request.payload(), request.options(), lookup);
+			require(!job.dependencies().waits(), () -> "enqueueAll takes no jobs that run after others (after): "
+					+ "enqueue them with enqueue, or a graph of them with workflow()");
+			jobs.add(job);
 		}
 		List<EnqueueResult> results = traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind),
 				jobs.size(), context -> store.enqueues().enqueueAll(withTraceContext(jobs, context)));
@@ -229,13 +243,7 @@ public final class JdbcJobQueue implements JobQueue {
 	}
 
 	private <T> T readResult(Job job, Class<T> type) {
-		try {
-			return json.readValue(job.result(), type);
-		}
-		catch (JacksonException ex) {
-			throw new IllegalArgumentException("result of job " + job.id() + " (" + job.kind() + ") does not bind to "
-					+ type.getName() + ": " + ex.getOriginalMessage(), ex);
-		}
+		return JobResults.read(json, job, type);
 	}
 
 	/** A cancelled job of a concurrency key frees its slot, or leaves the line of the key's blocked jobs. */
@@ -245,6 +253,7 @@ public final class JdbcJobQueue implements JobQueue {
 			return false;
 		}
 		store.reads().find(id).map(Job::concurrencyKey).ifPresent(key -> promoter.promoteAfterCommit(List.of(key)));
+		dependencies.settleAfterCommit(store.dependencies().waitingFor(List.of(id)));
 		return true;
 	}
 
@@ -253,10 +262,30 @@ public final class JdbcJobQueue implements JobQueue {
 		return awaiter.await(id, timeout);
 	}
 
-	/** Stops what {@link #await} started, its listening connection and its thread, and the promoter's thread. */
+	/** Stops what {@link #await} started, its listening connection and its thread, and the promoters' threads. */
 	public void close() {
 		awaiter.close();
 		promoter.close();
+		dependencies.close();
+	}
+
+	@Override
+	public Workflow workflow() {
+		return new WorkflowBuilder(this::enqueueWorkflow);
+	}
+
+	/** Each job with the ids of the workflow's jobs it runs after, written before it, all in one transaction. */
+	private Map<String, Long> enqueueWorkflow(List<WorkflowBuilder.Member> members, DependencyFailure policy) {
+		return store.dependencies().inOneTransaction(() -> {
+			Map<String, Long> ids = new HashMap<>();
+			for (WorkflowBuilder.Member member : members) {
+				NewJob job = newJob(member.kind(), member.payload(), member.options(), this::acceptedHandler);
+				ids.put(member.name(), insert(job.withDependencies(new NewJob.Dependencies(
+						WorkflowBuilder.dependencyIds(member, ids::get), policy == DependencyFailure.CANCEL,
+						member.hasDependents()))).id());
+			}
+			return ids;
+		});
 	}
 
 	/** A retried job of a concurrency key is blocked again, and waits for its turn like a new one. */
@@ -398,7 +427,9 @@ public final class JdbcJobQueue implements JobQueue {
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
 		return new NewJob(queue, kind, payloads.write(kind, payload, handler), payloadVersion, options.priority(),
 				options.runAt(), delay, maxAttempts, options.uniqueKey(),
-				kindLimits.keySlot(kind, options.concurrencyKey(), handler));
+				kindLimits.keySlot(kind, options.concurrencyKey(), handler))
+			.withDependencies(new NewJob.Dependencies(options.after(),
+					options.dependencyFailure() == DependencyFailure.CANCEL, false));
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

@@ -64,12 +64,13 @@ public final class JobDrainer {
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		InFlightJobs inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()),
 				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())),
-				new JobNotes(store.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()));
+				new JobNotes(store.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()),
+				new JobDependencies(store, json));
 		// No poller sleeps here, so a retry due soon has no one to wake: the caller drains again.
 		Failures failures = new Failures(store, settings, outcomes, queue -> {
 		});
-		// Slots of concurrency keys, and a rate's starts, are handed on by the sweep before each round, in the
-		// caller's transaction.
+		// Slots of concurrency keys, a rate's starts and waiting jobs are handed on by the sweeps before each round,
+		// in the caller's transaction.
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, recorder, JobTracing.NONE, transactions, inFlight,
 				failures, new CompletionBatcher(store.outcomes(), outcomes, liveness),
 				new StartConfirmations(store.claims(), owner), key -> {
@@ -89,6 +90,7 @@ public final class JobDrainer {
 		boolean progress = true;
 		while (progress && ran.size() < limit) {
 			progress = false;
+			DependencyPromoter.sweepAll(store.dependencies());
 			KeyPromoter.sweepAll(store.promotions());
 			for (String queue : queuesWithReadyJobs()) {
 				while (ran.size() < limit && runOne(queue, ran)) {

@@ -48,6 +48,7 @@ final class JobExplainer {
 			case running -> explained(job, Reason.RUNNING,
 					"is running (attempt %d of %d) on node %s; its lease runs until %s.", job.attempt(),
 					job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
+			case waiting -> dependencies(job);
 			case ready, blocked -> waiting(job);
 		};
 	}
@@ -78,6 +79,26 @@ final class JobExplainer {
 					job.concurrencyKey(), error);
 		}
 		return explained(job, Reason.DEAD, "is dead after %s; the last failed with: %s", attempts, error);
+	}
+
+	/**
+	 * A job that waits for others names the first of them that has not finished, and where that one stands; when all
+	 * have, the promotion that follows their ends is due.
+	 */
+	private JobExplanation dependencies(Job job) {
+		List<Long> after = store.dependencies().dependenciesOf(job.id());
+		for (long id : after) {
+			Optional<Job> dependency = store.reads().find(id);
+			if (dependency.isPresent() && !dependency.get().state().isFinished()) {
+				Job first = dependency.get();
+				String where = first.state() == JobState.running ? "running on node " + first.leaseOwner()
+						: first.state().name();
+				return explained(job, Reason.WAITING_FOR_DEPENDENCIES, "waits for job %d (%s), of the %s it runs after.",
+						first.id(), where, ExplainText.count(after.size(), "job"));
+			}
+		}
+		return explained(job, Reason.WAITING_FOR_DEPENDENCIES, "waits for its promotion: the %s it runs after have "
+				+ "finished, and a node settles it within a poll interval.", ExplainText.count(after.size(), "job"));
 	}
 
 	private JobExplanation waiting(Job job) {

@@ -53,7 +53,7 @@ final class JobRunner {
 
 	private final Duration defaultTimeout;
 
-	private final Consumer<String> slotFreed;
+	private final Consumer<ClaimedJob> ended;
 
 	private final Consumer<ClaimedJob> started;
 
@@ -61,13 +61,14 @@ final class JobRunner {
 
 	/**
 	 * @param starts confirms the starts of jobs that waited in line
-	 * @param slotFreed told the concurrency key of each job that finished (succeeded, dead, or cancelled and its handler exited)
+	 * @param ended told each job that finished (succeeded, dead, or cancelled and its handler exited), whose key's slot
+	 * and dependents are then handed on
 	 * @param started told each job whose handler starts
 	 * @param tracing opens each execution's span, in the trace stored with the job
 	 */
 	JobRunner(OutcomeStore store, HandlerRegistry handlers, JsonMapper json, RuntimeSettings settings,
 			JobListener listener, JobTracing tracing, TransactionOperations transactions, InFlightJobs inFlight,
-			Failures failures, CompletionBatcher completions, StartConfirmations starts, Consumer<String> slotFreed,
+			Failures failures, CompletionBatcher completions, StartConfirmations starts, Consumer<ClaimedJob> ended,
 			Consumer<ClaimedJob> started) {
 		this.store = store;
 		this.traces = new TraceContexts(tracing);
@@ -80,7 +81,7 @@ final class JobRunner {
 		this.failures = failures;
 		this.completions = completions;
 		this.starts = starts;
-		this.slotFreed = slotFreed;
+		this.ended = ended;
 		this.started = started;
 		this.defaultTimeout = settings.defaultTimeout();
 	}
@@ -192,10 +193,7 @@ final class JobRunner {
 	private void endCancelledInLine(Execution execution) {
 		try {
 			failures.cancelled(execution.job());
-			String key = execution.job().concurrencyKey();
-			if (key != null) {
-				slotFreed.accept(key);
-			}
+			ended.accept(execution.job());
 		}
 		finally {
 			inFlight.remove(execution);
@@ -218,8 +216,8 @@ final class JobRunner {
 				log.info("Job {} ({}) was not started, {}: handed back, its attempt given back", job.id(), job.kind(),
 						why);
 			}
-			else if (failures.lost(job) == Outcome.CANCELLED && job.concurrencyKey() != null) {
-				slotFreed.accept(job.concurrencyKey());
+			else if (failures.lost(job) == Outcome.CANCELLED) {
+				ended.accept(job);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -231,15 +229,14 @@ final class JobRunner {
 	}
 
 	/**
-	 * Tells the listener, and hands a finished job's slot of its concurrency key on: a job that goes back to
-	 * ready (a retry, a snooze, a release) keeps its slot, so that its key's later jobs stay behind it, and so does
-	 * a cancelled one until its handler exited, which it has by now.
+	 * Tells the listener, and hands a finished job's slot of its concurrency key and its dependents on: a job that
+	 * goes back to ready (a retry, a snooze, a release) keeps its slot, so that its key's later jobs stay behind it,
+	 * and so does a cancelled one until its handler exited, which it has by now.
 	 */
 	private void finished(Execution execution, Outcome outcome, long start) {
 		listener.onFinished(execution, outcome, Duration.ofNanos(System.nanoTime() - start));
-		String key = execution.job().concurrencyKey();
-		if (key != null && (outcome == Outcome.SUCCEEDED || outcome == Outcome.DEAD || outcome == Outcome.CANCELLED)) {
-			slotFreed.accept(key);
+		if (outcome == Outcome.SUCCEEDED || outcome == Outcome.DEAD || outcome == Outcome.CANCELLED) {
+			ended.accept(execution.job());
 		}
 	}
 

@@ -20,6 +20,7 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobTracing;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.WorkerQueues;
+import dev.jobqueue.store.ClaimedJob;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.PauseScope;
 import dev.jobqueue.store.WakeupSource;
@@ -63,6 +64,9 @@ public final class JobRuntime {
 
 	/** A new one at each start, closed at each stop: a closed promoter stays closed. */
 	private volatile KeyPromoter promoter;
+
+	/** Like the key promoter, a new one at each start. */
+	private volatile DependencyPromoter dependencyPromoter;
 
 	private final Watchdog watchdog;
 
@@ -121,13 +125,14 @@ public final class JobRuntime {
 		this.listener = listener;
 		this.inFlight = new InFlightJobs(Watchdog.fence(settings.lease(), settings.heartbeatInterval()),
 				new JobSteps(store.steps(), json, new ResultJson(json, settings.maxResultLength())),
-				new JobNotes(ownStore.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()));
+				new JobNotes(ownStore.steps(), json, settings.heartbeatInterval(), Clock.systemUTC()),
+				new JobDependencies(store, json));
 		OutcomeWriter outcomes = new OutcomeWriter(settings.lease());
 		this.completions = new CompletionBatcher(ownStore.outcomes(), outcomes, liveness);
 		// A retry due sooner than the next poll wakes its queue's poller, which then sleeps until it is due.
 		Failures failures = new Failures(store, settings, outcomes, this::wake);
 		this.runner = new JobRunner(store.outcomes(), handlers, json, settings, listener, tracing, transactions, inFlight,
-				failures, completions, new StartConfirmations(ownStore.claims(), owner), this::slotFreed,
+				failures, completions, new StartConfirmations(ownStore.claims(), owner), this::ended,
 				new RateWindows(handlers, () -> promoter));
 		this.concurrency = Collections.unmodifiableMap(new TreeMap<>(settings.queues()));
 		this.node = new NodeRegistry(ownStore.nodes(), owner, concurrency, handlers, settings.heartbeatInterval());
@@ -177,9 +182,12 @@ public final class JobRuntime {
 		startLeaseKeeping();
 		// Its sweep is maintenance too; the promotions that follow this node's own writes are not.
 		promoter = new KeyPromoter(ownStore.promotions(), this::wake, settings.pollInterval(), this::maintaining);
-		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness, promoter::sweepSoon);
+		dependencyPromoter = new DependencyPromoter(ownStore.dependencies(), this::wake, promoter::promoteAfterCommit,
+				settings.pollInterval(), this::maintaining);
+		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness, this::sweepSoon);
 		maintenance.start();
 		promoter.start();
+		dependencyPromoter.start();
 		startScheduler(schedules);
 		log.info("jobqueue runtime {} started on queues {}", owner, concurrency);
 	}
@@ -236,11 +244,24 @@ public final class JobRuntime {
 		}
 	}
 
-	/** A job that finished held a slot of {@code key}: the key's next job may run. */
-	private void slotFreed(String key) {
+	/** A reap or a prune changed jobs without naming them: the keys' slots and the waiting jobs are swept. */
+	private void sweepSoon() {
+		promoter.sweepSoon();
+		dependencyPromoter.sweepSoon();
+	}
+
+	/**
+	 * A job finished: the next job of its concurrency key may run, and the jobs that wait for it are settled. Those it
+	 * does not know of (enqueued with {@code after} once it was claimed) wait for the sweep.
+	 */
+	private void ended(ClaimedJob job) {
 		KeyPromoter current = promoter;
-		if (current != null) {
-			current.promoteAfterCommit(List.of(key));
+		if (current != null && job.concurrencyKey() != null) {
+			current.promoteAfterCommit(List.of(job.concurrencyKey()));
+		}
+		DependencyPromoter dependents = dependencyPromoter;
+		if (dependents != null && job.hasDependents()) {
+			dependents.finished(job.id());
 		}
 	}
 
@@ -323,6 +344,7 @@ public final class JobRuntime {
 		// Written before the leases stop being renewed: a finished job must not be handed out again.
 		completions.stop();
 		promoter.close();
+		dependencyPromoter.close();
 		maintenance.stop();
 		node.deregister();
 		retireLeaseKeepingWhenIdle();

@@ -34,7 +34,8 @@ final class Maintenance {
 
 	/**
 	 * @param slotsFreed told when a reap or a prune changed jobs, which may free slots of concurrency keys (a reaped
-	 *     holder, a pruned start that a rate counted) without naming the keys
+	 *     holder, a pruned start that a rate counted) or end jobs that others wait for (a job reaped dead), without
+	 *     naming them
 	 */
 	Maintenance(JobStore store, String owner, RuntimeSettings settings, JobListener listener, RoleLiveness liveness,
 			Runnable slotsFreed) {

@@ -12,8 +12,10 @@ import java.time.Instant;
  * @param concurrencyKey the key whose slot it holds, or {@code null}: once it is finished, the store's
  * {@link PromotionStore#promote} hands the slot on
  * @param traceContext the propagation fields stored at its enqueue ({@link NewJob#traceContext()}), or {@code null}
+ * @param hasDependents whether jobs wait for it ({@link NewJob#hasDependents()}): once it is finished, the jobs
+ * waiting for it are settled ({@link DependencyStore})
  */
 public record ClaimedJob(long id, String queue, String kind, String payload, int payloadVersion, int attempt,
 		int maxAttempts, int priority, Lease lease, Instant runAt, Instant startedAt, int snoozes,
-		String concurrencyKey, String traceContext) {
+		String concurrencyKey, String traceContext, boolean hasDependents) {
 }

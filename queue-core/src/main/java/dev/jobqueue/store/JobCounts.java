@@ -69,11 +69,13 @@ public final class JobCounts {
 			SELECT queue, state, n FROM counted WHERE n > 0""".formatted(FINISHED_QUEUES);
 
 	/**
-	 * Blocked, ready and running only, each part answered by the partial index that holds its rows: the
-	 * blocked index, the ready index, and the reaper's index of the rows with a lease expiry, which are the
-	 * running ones (the condition on the expiry is what lets the planner use that index).
+	 * Waiting, blocked, ready and running only, each part answered by the partial index that holds its rows: the
+	 * waiting index, the blocked index, the ready index, and the reaper's index of the rows with a lease expiry,
+	 * which are the running ones (the condition on the expiry is what lets the planner use that index).
 	 */
 	public static final String UNFINISHED = """
+			SELECT queue, 'waiting', count(*) FROM jobqueue_job WHERE state = 'waiting' GROUP BY queue
+			UNION ALL
 			SELECT queue, 'blocked', count(*) FROM jobqueue_job WHERE state = 'blocked' GROUP BY queue
 			UNION ALL
 			SELECT queue, 'ready', count(*) FROM jobqueue_job WHERE state = 'ready' GROUP BY queue

@@ -16,7 +16,7 @@ import java.util.Objects;
 public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, OutcomeStore outcomes,
 		PromotionStore promotions, PauseStore pauses, ScheduleStore schedules, MaintenanceStore maintenance,
 		NodeStore nodes, OperatorReads reads, ExplainReads explain, OperatorWrites writes, TelemetryStore telemetry,
-		StepStore steps) {
+		StepStore steps, DependencyStore dependencies) {
 
 	public JobStore {
 		Objects.requireNonNull(vendor, "vendor");
@@ -33,5 +33,6 @@ public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, 
 		Objects.requireNonNull(writes, "writes");
 		Objects.requireNonNull(telemetry, "telemetry");
 		Objects.requireNonNull(steps, "steps");
+		Objects.requireNonNull(dependencies, "dependencies");
 	}
 }

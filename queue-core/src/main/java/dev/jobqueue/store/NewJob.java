@@ -2,6 +2,7 @@ package dev.jobqueue.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A job ready to be written: options resolved, payload already JSON. Exactly one of {@code runAt}
@@ -13,9 +14,33 @@ import java.time.Instant;
  * {@code blocked} and made ready by {@link PromotionStore#promote}
  * @param traceContext the propagation fields of the enqueue's span as a JSON object, or {@code null}: handed back
  * with the claimed job, so that its executions join the enqueue's trace
+ * @param dependencies the jobs it runs after, and whether jobs will run after it
  */
 public record NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
-		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext) {
+		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext,
+		Dependencies dependencies) {
+
+	/**
+	 * Where a job stands in a workflow.
+	 *
+	 * @param after the ids of the jobs it runs after: with any, it is written {@code waiting}
+	 * @param required whether each of them must succeed for it to run (else it is cancelled)
+	 * @param hasDependents whether jobs enqueued with it run after it: its worker settles them as it ends
+	 */
+	public record Dependencies(List<Long> after, boolean required, boolean hasDependents) {
+
+		/** A job outside any workflow. */
+		public static final Dependencies NONE = new Dependencies(List.of(), true, false);
+
+		public Dependencies {
+			after = List.copyOf(after);
+		}
+
+		/** Whether the job waits for others. */
+		public boolean waits() {
+			return !after.isEmpty();
+		}
+	}
 
 	/**
 	 * A concurrency key and the options its slots are handed out by.
@@ -45,6 +70,13 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		}
 	}
 
+	/** A job outside any workflow. */
+	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
+			Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext) {
+		this(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
+				traceContext, Dependencies.NONE);
+	}
+
 	/** A job without a trace context. */
 	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
 			Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot) {
@@ -61,6 +93,9 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		if ((runAt == null) == (delay == null)) {
 			throw new IllegalArgumentException("exactly one of runAt and delay must be set");
 		}
+		if (dependencies == null) {
+			dependencies = Dependencies.NONE;
+		}
 		if (payloadVersion < 1) {
 			throw new IllegalArgumentException("payloadVersion must be at least 1, was " + payloadVersion);
 		}
@@ -69,12 +104,26 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 	/** The same job, written with {@code traceContext}. */
 	public NewJob withTraceContext(String traceContext) {
 		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
-				traceContext);
+				traceContext, dependencies);
 	}
 
-	/** The state it is written in: {@code blocked} with a concurrency key, {@code ready} without. */
+	/** The same job, in a workflow as {@code dependencies} say. */
+	public NewJob withDependencies(Dependencies dependencies) {
+		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
+				traceContext, dependencies);
+	}
+
+	/**
+	 * The state it is written in: {@code waiting} when it runs after other jobs, else {@code blocked} with a
+	 * concurrency key, {@code ready} without.
+	 */
 	public String initialState() {
-		return keySlot == null ? "ready" : "blocked";
+		return dependencies.waits() ? "waiting" : keySlot == null ? "ready" : "blocked";
+	}
+
+	/** Whether jobs enqueued with it run after it. */
+	public boolean hasDependents() {
+		return dependencies.hasDependents();
 	}
 
 	/** The concurrency key, or {@code null}. */

@@ -6,7 +6,9 @@ import static dev.jobqueue.JobState.dead;
 import static dev.jobqueue.JobState.ready;
 import static dev.jobqueue.JobState.running;
 import static dev.jobqueue.JobState.succeeded;
+import static dev.jobqueue.JobState.waiting;
 
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -69,11 +71,11 @@ public enum Transition {
 	REAP(EnumSet.of(running), Attempt.GIVE_BACK_UNCONFIRMED, true),
 
 	/**
-	 * blocked, ready, running, or dead while holding its key's slot → cancelled. A job that was not running frees its
+	 * waiting, blocked, ready, running, or dead while holding its key's slot → cancelled. A job that was not running frees its
 	 * slot at once; a running one keeps its worker's lease, and with it the slot, until {@link #END_CANCELLED}: its
 	 * handler may not answer the interrupt at once, and the key's next job must not start beside it.
 	 */
-	CANCEL(EnumSet.of(blocked, ready, running, dead), Attempt.KEEP, false),
+	CANCEL(EnumSet.of(waiting, blocked, ready, running, dead), Attempt.KEEP, false),
 
 	/**
 	 * cancelled with its worker's lease still on it → cancelled, the lease and the slot let go: written by the worker
@@ -83,6 +85,18 @@ public enum Transition {
 
 	/** blocked → ready: a slot of its key was free. */
 	PROMOTE(EnumSet.of(blocked), Attempt.KEEP, false),
+
+	/**
+	 * waiting → ready (blocked with a concurrency key, to wait for a slot as a new job does): every job it depends
+	 * on has finished, and none that it requires ended otherwise than succeeded ({@link #ofDependencies}).
+	 */
+	PROMOTE_WAITING(EnumSet.of(waiting), Attempt.KEEP, false),
+
+	/**
+	 * waiting → cancelled: every job it depends on has finished, and one it requires ended dead or cancelled. Its
+	 * last error names that one; it never ran, so its error history stays empty.
+	 */
+	CANCEL_WAITING(EnumSet.of(waiting), Attempt.KEEP, false),
 
 	/** dead → ready (blocked with a concurrency key, to wait for a slot as a new job does), attempts reset. */
 	RETRY_DEAD(EnumSet.of(dead), Attempt.RESET, false);
@@ -112,6 +126,19 @@ public enum Transition {
 	 */
 	public static Transition ofFailure(boolean retryable, int attempt, int maxAttempts) {
 		return retryable && attempt < maxAttempts ? RETRY : FAIL;
+	}
+
+	/**
+	 * The event the ends of a waiting job's dependencies make: none while one of them has not finished; once all
+	 * have, its cancel when one it requires ended dead or cancelled, else its promotion. A dependency deleted before
+	 * it was read (pruned, or deleted by an operator) had finished, and counts as succeeded.
+	 */
+	public static Optional<Transition> ofDependencies(Collection<WaitingJob.Dependency> dependencies) {
+		if (dependencies.stream().anyMatch(dependency -> !dependency.finished())) {
+			return Optional.empty();
+		}
+		return Optional.of(dependencies.stream().anyMatch(WaitingJob.Dependency::failedRequired) ? CANCEL_WAITING
+				: PROMOTE_WAITING);
 	}
 
 	/** What this event does to a job with these facts; empty when it does not apply and changes nothing. */
@@ -149,9 +176,9 @@ public enum Transition {
 			case CLAIM -> running;
 			case SUCCEED -> succeeded;
 			case FAIL -> dead;
-			case CANCEL, END_CANCELLED, CANCEL_BY_HANDLER -> cancelled;
+			case CANCEL, END_CANCELLED, CANCEL_BY_HANDLER, CANCEL_WAITING -> cancelled;
 			case PROMOTE -> ready;
-			case RETRY_DEAD -> job.keyed() ? blocked : ready;
+			case RETRY_DEAD, PROMOTE_WAITING -> job.keyed() ? blocked : ready;
 			case REAP -> attemptAfter == job.attempt() && job.attempt() >= job.maxAttempts() ? dead : back(job);
 			case RETRY, RETRY_AFTER, SNOOZE, RELEASE, HAND_BACK -> back(job);
 		};

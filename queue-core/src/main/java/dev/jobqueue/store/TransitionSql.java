@@ -108,7 +108,12 @@ public final class TransitionSql {
 	 * keys' partial index, which a conflict clause must repeat.
 	 */
 	public String unfinished(String alias) {
-		return column(alias, "state") + " IN ('blocked', 'ready', 'running')";
+		return column(alias, "state") + " IN ('waiting', 'blocked', 'ready', 'running')";
+	}
+
+	/** A boolean as a statement binds it: {@code 1} or {@code 0} on SQLite, as it is elsewhere. */
+	public Object bindBoolean(boolean value) {
+		return integerColumns ? Integer.valueOf(value ? 1 : 0) : Boolean.valueOf(value);
 	}
 
 	private String isTrue(String column) {

@@ -20,7 +20,6 @@ import dev.jobqueue.dialects.JobStores;
 import dev.jobqueue.store.FinishedMinute;
 import dev.jobqueue.store.JobSchema;
 import dev.jobqueue.store.JobStore;
-import dev.jobqueue.support.StatedJobs;
 
 /**
  * Tables at schema version 31, holding finished jobs of two queues, upgraded to the latest version: their two
@@ -47,6 +46,9 @@ public abstract class FinishedIndexUpgradeContractTest {
 	/** An update that moves the finished time of the jobs {@code :ids} back by {@code :millis}. */
 	protected abstract String finishedEarlierBy();
 
+	/** The SQL of the database's clock, as the job table stores times. */
+	protected abstract String now();
+
 	@BeforeEach
 	void createDatabase() {
 		dataSource = emptyDatabase();
@@ -68,14 +70,13 @@ public abstract class FinishedIndexUpgradeContractTest {
 		assertThat(store.reads().schemaVersion()).hasValue(31);
 		assertThat(indexes()).contains("jobqueue_job_finished_idx", "jobqueue_job_finished_queue_idx")
 			.doesNotContain("jobqueue_job_queue_finished_idx");
-		StatedJobs jobs = new StatedJobs(store);
-		long oldSucceeded = jobs.succeeded("mail", "greet");
-		long otherOldSucceeded = jobs.succeeded("mail", "greet");
-		long oldDead = jobs.dead("mail", "greet", "boom");
-		long holdsKey = jobs.deadHoldingKey("mail", "greet", "ledger-1");
-		long succeeded = jobs.succeeded("mail", "greet");
-		long reportsSucceeded = jobs.succeeded("reports", "greet");
-		long reportsCancelled = jobs.cancelled("reports", "greet");
+		long oldSucceeded = finished("mail", JobState.succeeded, null);
+		long otherOldSucceeded = finished("mail", JobState.succeeded, null);
+		long oldDead = finished("mail", JobState.dead, null);
+		long holdsKey = finished("mail", JobState.dead, "ledger-1");
+		long succeeded = finished("mail", JobState.succeeded, null);
+		long reportsSucceeded = finished("reports", JobState.succeeded, null);
+		long reportsCancelled = finished("reports", JobState.cancelled, null);
 		JdbcClient.create(dataSource)
 			.sql(finishedEarlierBy())
 			.param("millis", TWO_HOURS.toMillis())
@@ -105,6 +106,25 @@ public abstract class FinishedIndexUpgradeContractTest {
 		assertThat(List.of(succeeded, reportsSucceeded, reportsCancelled))
 			.allSatisfy(id -> assertThat(store.reads().find(id)).isEmpty());
 		assertThat(store.telemetry().countByQueueAndState()).isEqualTo(Map.of("mail", Map.of(JobState.dead, 1L)));
+	}
+
+	/**
+	 * A job finished in {@code state}, written as the statements of schema version 31 left one: the store's of today
+	 * write columns, and name an index, that version has not.
+	 */
+	private long finished(String queue, JobState state, String key) {
+		return JdbcClient.create(dataSource).sql("""
+				INSERT INTO jobqueue_job (queue, kind, payload, state, run_at, attempt, max_attempts, created_at,
+				                          finished_at, concurrency_key, concurrency_limit, concurrency_dead_holds)
+				VALUES (:queue, 'greet', '{}', :state, %1$s, 1, 1, %1$s, %1$s, :key, :limit, :holds = 1)
+				RETURNING id""".formatted(now()))
+			.param("queue", queue)
+			.param("state", state.name())
+			.param("key", key)
+			.param("limit", key == null ? null : 1)
+			.param("holds", key == null ? 0 : 1)
+			.query(Long.class)
+			.single();
 	}
 
 	private List<String> indexes() {

@@ -73,8 +73,14 @@ public abstract class TransitionContractTest {
 	private Subject setUp(JobStore store, Case row, String key) {
 		NewJob.KeySlot slot = key == null ? null
 				: new NewJob.KeySlot(key, 1, row.options().deadHolds(), row.options().rated() ? Duration.ofHours(1) : null);
-		long id = store.enqueues().enqueue(new NewJob(QUEUE, KIND, "{}", 1, 0, null, Duration.ZERO, row.options().maxAttempts(),
-				null, slot)).id();
+		NewJob job = new NewJob(QUEUE, KIND, "{}", 1, 0, null, Duration.ZERO, row.options().maxAttempts(), null, slot);
+		if (row.from() == JobState.waiting) {
+			long dependency = store.enqueues().enqueue(new NewJob(QUEUE, "dependency", "{}", 1, 0, null, Duration.ZERO, 1,
+					null)).id();
+			return new Subject(store.dependencies().enqueue(job.withDependencies(
+					new NewJob.Dependencies(List.of(dependency), true, false))).id(), null);
+		}
+		long id = store.enqueues().enqueue(job).id();
 		if (row.from() == JobState.blocked) {
 			return new Subject(id, null);
 		}
@@ -125,6 +131,8 @@ public abstract class TransitionContractTest {
 					: store.outcomes().endCancelled(subject.lease() != null ? subject.lease() : new Lease(subject.id(), 0));
 			case PROMOTE -> !store.promotions().promote(Set.of(key)).isEmpty();
 			case RETRY_DEAD -> store.writes().retryDead(subject.id());
+			case PROMOTE_WAITING -> store.dependencies().promote(subject.id());
+			case CANCEL_WAITING -> store.dependencies().cancel(subject.id(), "a dependency failed in the case");
 		};
 	}
 

@@ -41,6 +41,11 @@ class PostgresFinishedIndexUpgradeTest extends FinishedIndexUpgradeContractTest 
 	}
 
 	@Override
+	protected String now() {
+		return "statement_timestamp()";
+	}
+
+	@Override
 	protected String finishedEarlierBy() {
 		return """
 				UPDATE jobqueue_job SET finished_at = finished_at - :millis * interval '1 millisecond'

@@ -23,7 +23,7 @@ import dev.jobqueue.store.Lease;
 class OutcomeWriterTest {
 
 	private static final ClaimedJob JOB = new ClaimedJob(7, "default", "work", "{}", 1, 1, 3, 5, new Lease(7, 1),
-			Instant.EPOCH, Instant.EPOCH, 0, null, null);
+			Instant.EPOCH, Instant.EPOCH, 0, null, null, false);
 
 	private final OutcomeWriter writer = new OutcomeWriter(Duration.ofSeconds(2), Duration.ofMillis(10),
 			Duration.ofMillis(40));

@@ -63,6 +63,11 @@ class SqliteFinishedIndexUpgradeTest extends FinishedIndexUpgradeContractTest {
 	}
 
 	@Override
+	protected String now() {
+		return "CAST(round(unixepoch('subsec') * 1000) AS INTEGER)";
+	}
+
+	@Override
 	protected String finishedEarlierBy() {
 		return "UPDATE jobqueue_job SET finished_at = finished_at - :millis WHERE id IN (:ids)";
 	}

@@ -73,6 +73,7 @@ public final class SqliteTestDatabase implements TestDatabase {
 		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison").update();
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_job_step").update();
+		jdbc.sql("DELETE FROM jobqueue_job_dependency").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
 		jdbc.sql("DELETE FROM jobqueue_maintenance").update();

@@ -6,13 +6,16 @@ import static dev.jobqueue.JobState.dead;
 import static dev.jobqueue.JobState.ready;
 import static dev.jobqueue.JobState.running;
 import static dev.jobqueue.JobState.succeeded;
+import static dev.jobqueue.JobState.waiting;
 import static dev.jobqueue.store.Transition.CANCEL;
 import static dev.jobqueue.store.Transition.CANCEL_BY_HANDLER;
+import static dev.jobqueue.store.Transition.CANCEL_WAITING;
 import static dev.jobqueue.store.Transition.CLAIM;
 import static dev.jobqueue.store.Transition.END_CANCELLED;
 import static dev.jobqueue.store.Transition.FAIL;
 import static dev.jobqueue.store.Transition.HAND_BACK;
 import static dev.jobqueue.store.Transition.PROMOTE;
+import static dev.jobqueue.store.Transition.PROMOTE_WAITING;
 import static dev.jobqueue.store.Transition.REAP;
 import static dev.jobqueue.store.Transition.RELEASE;
 import static dev.jobqueue.store.Transition.RETRY;
@@ -75,6 +78,13 @@ public final class TransitionTable {
 			new Case(dead, CANCEL, Options.KEYED, UNCHANGED),
 			new Case(succeeded, CANCEL, Options.PLAIN, UNCHANGED),
 			new Case(blocked, PROMOTE, Options.KEYED, new Outcome(ready, 0, true, false)),
+			new Case(waiting, CANCEL, Options.KEYED, new Outcome(cancelled, 0, false, false)),
+			new Case(waiting, PROMOTE_WAITING, Options.PLAIN, new Outcome(ready, 0, false, false)),
+			new Case(waiting, PROMOTE_WAITING, Options.KEYED, new Outcome(blocked, 0, false, false)),
+			new Case(ready, PROMOTE_WAITING, Options.PLAIN, UNCHANGED),
+			new Case(waiting, CANCEL_WAITING, Options.KEYED, new Outcome(cancelled, 0, false, false)),
+			new Case(ready, CANCEL_WAITING, Options.PLAIN, UNCHANGED),
+			new Case(running, CANCEL_WAITING, Options.PLAIN, UNCHANGED),
 			new Case(dead, RETRY_DEAD, Options.PLAIN, new Outcome(ready, 0, false, false)),
 			new Case(dead, RETRY_DEAD, Options.DEAD_HOLDS, new Outcome(blocked, 0, false, false)),
 			new Case(succeeded, RETRY_DEAD, Options.PLAIN, UNCHANGED),
@@ -143,7 +153,7 @@ public final class TransitionTable {
 
 		/** The attempt a job set up in {@code from} has: one once claimed, none before. */
 		public int attemptBefore() {
-			return from == ready || from == blocked || (from == cancelled && !options.ranWhenCancelled()) ? 0 : 1;
+			return from == waiting || from == ready || from == blocked || (from == cancelled && !options.ranWhenCancelled()) ? 0 : 1;
 		}
 
 		/** The facts {@link Transition} decides on for the job set up by this case. */

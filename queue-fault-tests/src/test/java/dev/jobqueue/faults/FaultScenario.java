@@ -109,7 +109,7 @@ abstract class FaultScenario {
 	}
 
 	long unfinished() {
-		return count("SELECT count(*) FROM jobqueue_job WHERE state IN ('blocked', 'ready', 'running')");
+		return count("SELECT count(*) FROM jobqueue_job WHERE state IN ('waiting', 'blocked', 'ready', 'running')");
 	}
 
 	long finished() {

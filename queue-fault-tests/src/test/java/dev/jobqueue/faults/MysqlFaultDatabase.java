@@ -97,6 +97,7 @@ final class MysqlFaultDatabase implements FaultDatabase {
 		// DELETE, not TRUNCATE: TRUNCATE would wait for the metadata lock of any session still open on the table.
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_job_step").update();
+		jdbc.sql("DELETE FROM jobqueue_job_dependency").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM fault_audit").update();
 		jdbc.sql("DELETE FROM fault_execution").update();

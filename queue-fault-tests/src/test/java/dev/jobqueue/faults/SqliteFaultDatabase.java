@@ -96,6 +96,7 @@ final class SqliteFaultDatabase implements FaultDatabase {
 		JdbcClient jdbc = jdbc();
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_job_step").update();
+		jdbc.sql("DELETE FROM jobqueue_job_dependency").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM fault_audit").update();
 		jdbc.sql("DELETE FROM fault_execution").update();

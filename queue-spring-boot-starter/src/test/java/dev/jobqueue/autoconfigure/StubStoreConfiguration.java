@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.jobqueue.store.ClaimStore;
+import dev.jobqueue.store.DependencyStore;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.ExplainReads;
 import dev.jobqueue.store.JobSchema;
@@ -61,6 +62,7 @@ class StubStoreConfiguration {
 		return new JobStore(vendor, mock(EnqueueStore.class), mock(ClaimStore.class), mock(OutcomeStore.class),
 				mock(PromotionStore.class), mock(PauseStore.class), mock(ScheduleStore.class),
 				mock(MaintenanceStore.class), mock(NodeStore.class), mock(OperatorReads.class), mock(ExplainReads.class),
-				mock(OperatorWrites.class), mock(TelemetryStore.class), mock(StepStore.class));
+				mock(OperatorWrites.class), mock(TelemetryStore.class), mock(StepStore.class),
+				mock(DependencyStore.class));
 	}
 }

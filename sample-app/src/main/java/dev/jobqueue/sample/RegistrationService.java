@@ -1,6 +1,7 @@
 package dev.jobqueue.sample;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -8,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.jobqueue.DependencyFailure;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.sample.RegistrationController.NewUser;
@@ -25,7 +27,7 @@ class RegistrationService {
 	}
 
 	/**
-	 * One transaction: the user and both jobs are committed together, or none of them is. No welcome email
+	 * One transaction: the user and its jobs are committed together, or none of them is. No welcome email
 	 * for a registration that failed, and no registration without its email.
 	 */
 	@Transactional
@@ -48,11 +50,15 @@ class RegistrationService {
 		}
 		// A user's jobs share a concurrency key: one at a time, in the order enqueued, so the report waits
 		// until the welcome email is done (sent, or given up after its retries), however long that takes.
-		EnqueueOptions ofThisUser = EnqueueOptions.defaults().concurrencyKey("user-" + id);
-		long welcome = jobs.enqueue("send-welcome-email", new WelcomeEmail(user.email(), user.name()), ofThisUser);
 		// The report is not urgent: it waits ten seconds at least, and makes way for any more important job.
-		long report = jobs.enqueue("signup-report", new SignupReport(id),
-				ofThisUser.delay(Duration.ofSeconds(10)).priority(8));
-		return new Registration(id, welcome, report);
+		// The summary runs after both, as a workflow: whether the email went out or not, it says so.
+		EnqueueOptions ofThisUser = EnqueueOptions.defaults().concurrencyKey("user-" + id);
+		Map<String, Long> signup = jobs.workflow()
+			.add("welcome", "send-welcome-email", new WelcomeEmail(user.email(), user.name()), ofThisUser)
+			.add("report", "signup-report", new SignupReport(id), ofThisUser.delay(Duration.ofSeconds(10)).priority(8))
+			.add("summary", "signup-summary", new SignupSummary(id), "welcome", "report")
+			.whenDependencyFails(DependencyFailure.RUN)
+			.enqueue();
+		return new Registration(id, signup.get("welcome"), signup.get("report"), signup.get("summary"));
 	}
 }

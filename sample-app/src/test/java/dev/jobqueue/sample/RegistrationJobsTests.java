@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The registration's jobs, tested as the README shows: the workers off, what was enqueued asserted, the
  * jobs run by draining them on the test's thread, the delayed report by moving the clock ten seconds on,
- * and run after the user's welcome email, whose concurrency key it shares.
+ * and run after the user's welcome email, whose concurrency key it shares; the summary after both.
  * Each test is a transaction rolled back at its end, its jobs with it, so that no test drains another's.
  */
 @SpringBootTest(properties = { "jobqueue.worker.enabled=false", "sample.mail.failure-rate=0" })
@@ -61,9 +61,13 @@ class RegistrationJobsTests {
 			assertThat(job.id()).isEqualTo(registration.welcomeEmailJob());
 			assertThat(job.succeeded()).isTrue();
 		});
+		assertThat(queue.find(registration.signupSummaryJob()).orElseThrow().state()).isEqualTo(JobState.waiting);
 		List<DrainedJob> tenSecondsLater = jobs.drain(Duration.ofSeconds(10));
-		assertThat(tenSecondsLater).extracting(DrainedJob::id).containsExactly(registration.signupReportJob());
+		assertThat(tenSecondsLater).extracting(DrainedJob::id)
+			.containsExactly(registration.signupReportJob(), registration.signupSummaryJob());
 		assertThat(queue.find(registration.signupReportJob()).orElseThrow().result()).contains(registration.userId());
+		assertThat(queue.find(registration.signupSummaryJob()).orElseThrow().result())
+			.isEqualTo("{\"userId\":\"%s\",\"welcomeEmailSent\":true,\"usersSoFar\":1}".formatted(registration.userId()));
 	}
 
 	@Test
@@ -76,7 +80,8 @@ class RegistrationJobsTests {
 		assertThat(report.state()).as("past its delay, still behind the email").isEqualTo(JobState.blocked);
 		assertThat(report.concurrencyKey()).isEqualTo("user-" + registration.userId());
 		assertThat(jobs.drain()).extracting(DrainedJob::id)
-			.containsExactly(registration.welcomeEmailJob(), registration.signupReportJob());
+			.containsExactly(registration.welcomeEmailJob(), registration.signupReportJob(),
+					registration.signupSummaryJob());
 	}
 
 	@Test

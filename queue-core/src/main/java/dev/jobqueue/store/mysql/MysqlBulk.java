@@ -112,6 +112,7 @@ final class MysqlBulk implements OperatorWrites {
 				List<Long> deletedIds = deleted.stream().map(ChangedJob::id).toList();
 				jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)").param("ids", deletedIds).update();
 				jdbc.sql("DELETE FROM jobqueue_job_step WHERE job_id IN (:ids)").param("ids", deletedIds).update();
+				jdbc.sql("DELETE FROM jobqueue_job_dependency WHERE job_id IN (:ids)").param("ids", deletedIds).update();
 			}
 			return deleted;
 		});

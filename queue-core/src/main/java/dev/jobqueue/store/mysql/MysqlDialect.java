@@ -11,8 +11,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.DependencyStatements;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.StatementRunner;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.TransitionSql;
@@ -85,7 +87,8 @@ public final class MysqlDialect implements Dialect {
 		return new JobStore(VENDOR, enqueue, new MysqlClaims(jdbc, named, transactions, claim), new MysqlOutcomes(jdbc),
 				new MysqlPromotions(jdbc, transactions), new MysqlPauses(jdbc), new MysqlSchedules(jdbc, enqueue, batches),
 				new MysqlMaintenance(jdbc, named, transactions), new MysqlNodes(jdbc), new MysqlSearch(jdbc),
-				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc), new MysqlSteps(jdbc));
+				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc), new MysqlSteps(jdbc),
+				new DependencyStatements(jdbc, StatementRunner.DIRECT, batches, enqueue, TRANSITIONS, "UTC_TIMESTAMP(6)"));
 	}
 
 	private static String serverVersion(DataSource dataSource) {

@@ -43,9 +43,17 @@ final class MysqlEnqueue implements EnqueueStore {
 			                          concurrency_rate_millis, trace_context)
 			VALUES\s""";
 
+
 	/** One job's values, in the order of {@link #INSERT}'s columns and of {@link #values}. */
 	private static final String ROW = """
 			(?, ?, ?, ?, ?, ?, COALESCE(?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?, UTC_TIMESTAMP(6), ?, ?, ?, ?, ?)""";
+
+	/**
+	 * {@link #INSERT} of one job that others enqueued with it run after, {@code has_dependents} set: written only for
+	 * such a job, every other insert leaves it to its default.
+	 */
+	private static final String INSERT_ONE_DEPENDED_ON = INSERT.replace("trace_context)", "trace_context, has_dependents)")
+			+ ROW.substring(0, ROW.length() - 1) + ", TRUE)";
 
 	/** The most jobs one multi-row insert carries. */
 	static final int ROWS_PER_INSERT = 2000;
@@ -83,7 +91,7 @@ final class MysqlEnqueue implements EnqueueStore {
 		while (true) {
 			try {
 				KeyHolder keys = new GeneratedKeyHolder();
-				jdbc.sql(INSERT + ROW).params(values(job)).update(keys);
+				jdbc.sql(job.hasDependents() ? INSERT_ONE_DEPENDED_ON : INSERT + ROW).params(values(job)).update(keys);
 				return new EnqueueResult(keys.getKey().longValue(), true);
 			}
 			catch (DuplicateKeyException duplicate) {

@@ -91,6 +91,8 @@ final class PostgresBulk implements OperatorWrites {
 				    RETURNING id, queue, concurrency_key
 				), steps AS (
 				    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM deleted)
+				), dependencies AS (
+				    DELETE FROM jobqueue_job_dependency WHERE job_id IN (SELECT id FROM deleted)
 				)
 				SELECT id, queue, concurrency_key FROM deleted""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("ids", ids.toArray(Long[]::new))

@@ -98,7 +98,7 @@ final class PostgresClaims implements ClaimStore {
 			WHERE j.id = picked.id
 			RETURNING j.id, j.queue, j.kind, j.payload::text, j.payload_version, j.attempt, j.max_attempts,
 			          j.priority, j.lease_token, j.run_at, j.started_at, j.snoozes, j.concurrency_key,
-			          j.trace_context""";
+			          j.trace_context, j.has_dependents""";
 
 	private final JdbcClient jdbc;
 
@@ -121,7 +121,7 @@ final class PostgresClaims implements ClaimStore {
 			.query((rs, n) -> new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
 					rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), new Lease(rs.getLong(1), rs.getLong(9)),
 					PostgresRows.instant(rs, 10), PostgresRows.instant(rs, 11), rs.getInt(12), rs.getString(13),
-					rs.getString(14)))
+					rs.getString(14), rs.getBoolean(15)))
 			.list();
 		// RETURNING gives no order; hand the jobs out in claim order.
 		return ClaimOrder.sort(claimed);

@@ -10,7 +10,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.Dialect;
+import dev.jobqueue.store.BatchTransactions;
+import dev.jobqueue.store.DependencyStatements;
 import dev.jobqueue.store.JobStore;
+import dev.jobqueue.store.StatementRunner;
 import dev.jobqueue.store.RacingMigration;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.TransitionSql;
@@ -74,7 +77,9 @@ public final class PostgresDialect implements Dialect {
 				new PostgresSchedules(dataSource, jdbc, enqueue),
 				new PostgresMaintenance(jdbc, new PostgresVacuum(dataSource)), new PostgresNodes(jdbc),
 				new PostgresSearch(jdbc), new PostgresExplain(jdbc), new PostgresBulk(jdbc, notify),
-				new PostgresTelemetry(jdbc), new PostgresSteps(jdbc));
+				new PostgresTelemetry(jdbc), new PostgresSteps(jdbc),
+				new DependencyStatements(jdbc, StatementRunner.DIRECT, new BatchTransactions(dataSource), enqueue,
+						TRANSITIONS, "statement_timestamp()"));
 	}
 
 	@Override

@@ -38,19 +38,24 @@ final class PostgresEnqueue implements EnqueueStore {
 	/**
 	 * ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of the same
 	 * kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant, formatted
-	 * once: every enqueue sends it.
+	 * once: every enqueue sends it. {@code has_dependents} is written only for a job that others enqueued with it run
+	 * after ({@link #INSERT_DEPENDED_ON}); every other insert leaves it to its default.
 	 */
-	private static final String INSERT = """
+	private static final String INSERT_TEMPLATE = """
 			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 			                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-			                          concurrency_rate_millis, trace_context)
+			                          concurrency_rate_millis, trace_context%1$s)
 			VALUES (:queue, :kind, CAST(:payload AS jsonb), :payloadVersion, :state, :priority,
 			        COALESCE(CAST(:runAt AS timestamptz), statement_timestamp() + :delayMillis * interval '1 millisecond'),
 			        :maxAttempts, :uniqueKey, statement_timestamp(), :concurrencyKey, :concurrencyLimit, :deadHolds,
-			        :rateMillis, :traceContext)
-			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
+			        :rateMillis, :traceContext%2$s)
+			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %3$s
 			DO NOTHING
-			RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""".formatted(
+			RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""";
+
+	private static final String INSERT = INSERT_TEMPLATE.formatted("", "", TRANSITIONS.unfinished(""));
+
+	private static final String INSERT_DEPENDED_ON = INSERT_TEMPLATE.formatted(", has_dependents", ", true",
 			TRANSITIONS.unfinished(""));
 
 	private final JdbcClient jdbc;
@@ -85,7 +90,7 @@ final class PostgresEnqueue implements EnqueueStore {
 	}
 
 	private Optional<Long> insert(NewJob job) {
-		Optional<Inserted> inserted = jdbc.sql(INSERT)
+		Optional<Inserted> inserted = jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON : INSERT)
 			.paramSource(params(job))
 			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
 			.optional();

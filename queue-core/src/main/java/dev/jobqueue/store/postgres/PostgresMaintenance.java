@@ -44,6 +44,8 @@ final class PostgresMaintenance implements MaintenanceStore {
 			RETURNING id
 			), steps AS (
 			    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM pruned)
+			), dependencies AS (
+			    DELETE FROM jobqueue_job_dependency WHERE job_id IN (SELECT id FROM pruned)
 			)
 			SELECT count(*) FROM pruned""".formatted(JobCounts.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
 

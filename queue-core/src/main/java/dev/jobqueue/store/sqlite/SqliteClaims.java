@@ -43,7 +43,7 @@ final class SqliteClaims implements ClaimStore {
 			    ORDER BY priority, run_at, id
 			    LIMIT :limit)
 			RETURNING id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
-			          started_at, snoozes, concurrency_key, trace_context""";
+			          started_at, snoozes, concurrency_key, trace_context, has_dependents""";
 
 	/** The next due time (see {@link #nextDueWithin}), a constant so that a test can ask for its plan. */
 	static final String NEXT_DUE = """

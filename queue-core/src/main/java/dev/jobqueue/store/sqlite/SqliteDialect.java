@@ -12,6 +12,7 @@ import org.springframework.transaction.support.TransactionOperations;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobSchema;
+import dev.jobqueue.store.DependencyStatements;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.TestHooks;
 import dev.jobqueue.store.TransitionSql;
@@ -47,7 +48,9 @@ public final class SqliteDialect implements Dialect {
 				new SqlitePromotions(queue, jdbc, statements), new SqlitePauses(jdbc, statements),
 				new SqliteSchedules(jdbc, statements, enqueue, transactions), new SqliteMaintenance(jdbc, statements),
 				new SqliteNodes(jdbc, statements), new SqliteSearch(jdbc, statements), new SqliteExplain(jdbc, statements),
-				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements), new SqliteSteps(jdbc, statements));
+				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements), new SqliteSteps(jdbc, statements),
+				new DependencyStatements(jdbc, statements, transactions, enqueue, TRANSITIONS,
+						"CAST(round(unixepoch('subsec') * 1000) AS INTEGER)"));
 	}
 
 	@Override

@@ -22,19 +22,25 @@ final class SqliteEnqueue implements EnqueueStore {
 	/**
 	 * The conflict target repeats the partial unique index's columns and predicate, so that only an unfinished job of
 	 * the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant,
-	 * formatted once: every enqueue sends it.
+	 * formatted once: every enqueue sends it. {@code has_dependents} is written only for a job that others enqueued
+	 * with it run after; every other insert leaves it to its default.
 	 */
-	private static final String INSERT = """
+	private static final String INSERT_TEMPLATE = """
 			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 			                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-			                          concurrency_rate_millis, trace_context)
+			                          concurrency_rate_millis, trace_context%1$s)
 			VALUES (:queue, :kind, :payload, :payloadVersion, :state, :priority,
 			        COALESCE(:runAt, CAST(round(unixepoch('subsec') * 1000) AS INTEGER) + :delayMillis),
 			        :maxAttempts, :uniqueKey, CAST(round(unixepoch('subsec') * 1000) AS INTEGER), :concurrencyKey,
-			        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext)
-			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
+			        :concurrencyLimit, :deadHolds, :rateMillis, :traceContext%2$s)
+			ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %3$s
 			DO NOTHING
-			RETURNING id""".formatted(TRANSITIONS.unfinished(""));
+			RETURNING id""";
+
+	private static final String INSERT = INSERT_TEMPLATE.formatted("", "", TRANSITIONS.unfinished(""));
+
+	private static final String INSERT_DEPENDED_ON = INSERT_TEMPLATE.formatted(", has_dependents", ", 1",
+			TRANSITIONS.unfinished(""));
 
 	private final JdbcClient jdbc;
 
@@ -51,7 +57,7 @@ final class SqliteEnqueue implements EnqueueStore {
 	@Override
 	public EnqueueResult enqueue(NewJob job) {
 		while (true) {
-			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql(INSERT)
+			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON : INSERT)
 				.paramSource(params(job))
 				.query(Long.class)
 				.optional());

@@ -41,7 +41,7 @@ final class SqliteRows {
 		return new ClaimedJob(rs.getLong("id"), rs.getString("queue"), rs.getString("kind"), rs.getString("payload"),
 				rs.getInt("payload_version"), rs.getInt("attempt"), rs.getInt("max_attempts"), rs.getInt("priority"),
 				lease(rs, row), instant(rs, "run_at"), instant(rs, "started_at"), rs.getInt("snoozes"),
-				rs.getString("concurrency_key"), rs.getString("trace_context"));
+				rs.getString("concurrency_key"), rs.getString("trace_context"), rs.getInt("has_dependents") == 1);
 	}
 
 	static Job job(ResultSet rs, int row) throws SQLException {

@@ -29,7 +29,7 @@ public final class MysqlCasClaim implements MysqlClaim {
 	/** The read, as {@link MysqlLockingClaim#CANDIDATES} (whose comment says why it is shaped so), with the row. */
 	public static final String CANDIDATES = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
-			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at
+			       snoozes, concurrency_key, trace_context, has_dependents, UTC_TIMESTAMP(6) AS claimed_at
 			FROM jobqueue_job FORCE INDEX (jobqueue_job_ready_idx)
 			WHERE queue = :queue AND state = 'ready' AND priority IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 			  AND run_at <= UTC_TIMESTAMP(6)

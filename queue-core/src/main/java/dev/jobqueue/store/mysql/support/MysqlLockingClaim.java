@@ -68,7 +68,7 @@ public final class MysqlLockingClaim implements MysqlClaim {
 	 */
 	public static final String LOCK = """
 			SELECT id, queue, kind, payload, payload_version, attempt, max_attempts, priority, lease_token, run_at,
-			       snoozes, concurrency_key, trace_context, UTC_TIMESTAMP(6) AS claimed_at
+			       snoozes, concurrency_key, trace_context, has_dependents, UTC_TIMESTAMP(6) AS claimed_at
 			FROM jobqueue_job FORCE INDEX (PRIMARY)
 			WHERE id IN (:ids) AND queue = :queue AND state = 'ready' AND run_at <= UTC_TIMESTAMP(6)
 			ORDER BY priority, run_at, id

@@ -5,12 +5,14 @@ import java.util.function.Supplier;
 import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.jobqueue.store.StatementRunner;
+
 /**
  * Runs the queue's statements on SQLite with a bounded retry when the database stays busy. Only a
  * statement that is a transaction of its own is retried: inside a transaction, a refused statement
  * may follow others that are already written, and only the transaction's owner can start over.
  */
-public final class SqliteStatements {
+public final class SqliteStatements implements StatementRunner {
 
 	private final SqliteQueueDataSource dataSource;
 
@@ -19,6 +21,7 @@ public final class SqliteStatements {
 	}
 
 	/** A statement that writes: on its own, it lines up at the process's write gate first. */
+	@Override
 	public <T> T write(String what, Supplier<T> statement) {
 		if (inTransaction()) {
 			return statement.get();
@@ -45,6 +48,7 @@ public final class SqliteStatements {
 	}
 
 	/** A statement that only reads: in WAL mode it never waits for a writer, but may meet a busy recovery. */
+	@Override
 	public <T> T read(String what, Supplier<T> statement) {
 		if (inTransaction()) {
 			return statement.get();

@@ -1,0 +1,241 @@
+package dev.jobqueue.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.jobqueue.store.DependencyStore;
+import dev.jobqueue.store.Transition;
+import dev.jobqueue.store.WaitingJob;
+
+/**
+ * Settles the jobs that wait for others ({@link DependencyStore}) on a thread of its own, started at its first
+ * use: the dependents of a job whose worker saw it end, and a job just enqueued to wait, once its enqueue has
+ * committed (its dependencies may have finished before). Each is promoted or cancelled as
+ * {@link WaitingJob#event()} decides, or left waiting; a cancel settles the cancelled job's own dependents in turn.
+ * Settling is idempotent: the writes apply only to a job still waiting, so that two nodes settling one job change it
+ * once. With a sweep interval, while this node maintains, it also settles the next {@link #SWEEP_JOBS} waiting jobs
+ * every interval, in id order, taking up where the last stretch ended and starting over after the last, so that a
+ * turn costs the same however many jobs wait; the reaper's and the pruner's changes ask for a stretch at once. That
+ * settles what no worker saw end: a node that died between a job's end and its dependents' settling, a job reaped
+ * dead or cancelled by an operator's bulk cancel, a job enqueued with {@code after} once its dependency had been
+ * claimed. A failure is logged; the sweep takes it up.
+ */
+public final class DependencyPromoter implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(DependencyPromoter.class);
+
+	/** How many waiting jobs one stretch of the sweep settles. */
+	static final int SWEEP_JOBS = 1000;
+
+	private final DependencyStore store;
+
+	private final Consumer<String> wakeup;
+
+	private final Consumer<Collection<String>> promoteKeys;
+
+	private final Duration sweepInterval;
+
+	private final BooleanSupplier maintaining;
+
+	private final Set<Long> finished = new LinkedHashSet<>();
+
+	private final Set<Long> waiting = new LinkedHashSet<>();
+
+	private ScheduledExecutorService executor;
+
+	private boolean drainQueued;
+
+	/** The id the sweep's last stretch ended at, where its next starts; 0 for the first waiting job. */
+	private long sweptUpTo;
+
+	private boolean closed;
+
+	/**
+	 * @param wakeup told each queue a promotion made jobs ready in
+	 * @param promoteKeys handed the concurrency keys of the jobs a promotion made blocked, to wait for a slot
+	 * @param sweepInterval how often to sweep, or {@code null} never to
+	 * @param maintaining whether this node is the one that sweeps, asked at each sweep interval
+	 */
+	public DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys,
+			Duration sweepInterval, BooleanSupplier maintaining) {
+		this.store = store;
+		this.wakeup = wakeup;
+		this.promoteKeys = promoteKeys;
+		this.sweepInterval = sweepInterval;
+		this.maintaining = maintaining;
+	}
+
+	/** A promoter that never sweeps: for a node without workers, which settles only the jobs it enqueues. */
+	public DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys) {
+		this(store, wakeup, promoteKeys, null, () -> false);
+	}
+
+	/** Starts the sweep's timer, if it has an interval. */
+	public synchronized void start() {
+		if (sweepInterval != null) {
+			executor().scheduleWithFixedDelay(this::sweepTurn, sweepInterval.toMillis(), sweepInterval.toMillis(),
+					TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/** Job {@code id}, which jobs wait for, has finished: its dependents are settled soon. */
+	public synchronized void finished(long id) {
+		finished.add(id);
+		drainSoon();
+	}
+
+	/** Settles these newly enqueued waiting jobs once the transaction under way commits, or soon when none is. */
+	public void settleAfterCommit(Collection<Long> ids) {
+		List<Long> enqueued = List.copyOf(ids);
+		if (enqueued.isEmpty()) {
+			return;
+		}
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					settleSoon(enqueued);
+				}
+			});
+		}
+		else {
+			settleSoon(enqueued);
+		}
+	}
+
+	/** Sweeps a stretch soon, if this node maintains: jobs ended where no worker saw them (reaped, cancelled). */
+	public synchronized void sweepSoon() {
+		if (sweepInterval != null && !closed) {
+			executor().execute(this::sweepTurn);
+		}
+	}
+
+	private synchronized void settleSoon(List<Long> ids) {
+		waiting.addAll(ids);
+		drainSoon();
+	}
+
+	private void drainSoon() {
+		if (!drainQueued && !closed) {
+			drainQueued = true;
+			executor().execute(this::drain);
+		}
+	}
+
+	private ScheduledExecutorService executor() {
+		if (executor == null) {
+			executor = Executors.newSingleThreadScheduledExecutor(new NamedThreads("jobqueue-dependencies"));
+		}
+		return executor;
+	}
+
+	private void drain() {
+		List<Long> ended;
+		List<Long> enqueued;
+		synchronized (this) {
+			drainQueued = false;
+			ended = List.copyOf(finished);
+			enqueued = List.copyOf(waiting);
+			finished.clear();
+			waiting.clear();
+		}
+		try {
+			Set<Long> candidates = new LinkedHashSet<>(enqueued);
+			if (!ended.isEmpty()) {
+				candidates.addAll(store.waitingFor(ended));
+			}
+			settle(candidates);
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not settle the jobs waiting for jobs {} and {}; the sweep will: {}", ended, enqueued,
+					ex.toString());
+		}
+	}
+
+	private void sweepTurn() {
+		if (!maintaining.getAsBoolean()) {
+			return;
+		}
+		try {
+			sweptUpTo = stretch(sweptUpTo);
+		}
+		catch (RuntimeException ex) {
+			log.warn("The sweep of waiting jobs failed; the next one tries again: {}", ex.toString());
+		}
+	}
+
+	/** Settles the waiting jobs of one stretch after {@code after}; returns where the next starts, 0 after the last. */
+	private long stretch(long after) {
+		List<Long> stretch = store.waitingAfter(after, SWEEP_JOBS);
+		settle(stretch);
+		return stretch.size() < SWEEP_JOBS ? 0 : stretch.get(stretch.size() - 1);
+	}
+
+	/**
+	 * Settles every waiting job on the caller's thread, stretch after stretch, telling no one: for a drain, whose
+	 * sweep of concurrency keys follows and promotes the keyed jobs this made blocked.
+	 */
+	static void sweepAll(DependencyStore store) {
+		DependencyPromoter promoter = new DependencyPromoter(store, queue -> {
+		}, keys -> {
+		});
+		long after = 0;
+		do {
+			after = promoter.stretch(after);
+		}
+		while (after != 0);
+	}
+
+	/** Settles these jobs, then the dependents of those it cancelled, until no cancel leaves more to settle. */
+	void settle(Collection<Long> ids) {
+		Collection<Long> next = ids;
+		while (!next.isEmpty()) {
+			List<Long> cancelled = new ArrayList<>();
+			Set<String> keys = new LinkedHashSet<>();
+			for (WaitingJob job : store.read(next)) {
+				Transition event = job.event().orElse(null);
+				if (event == Transition.PROMOTE_WAITING && store.promote(job.id())) {
+					promoted(job, keys);
+				}
+				else if (event == Transition.CANCEL_WAITING && store.cancel(job.id(), job.cancelReason())) {
+					cancelled.add(job.id());
+				}
+			}
+			if (!keys.isEmpty()) {
+				promoteKeys.accept(keys);
+			}
+			next = cancelled.isEmpty() ? List.of() : store.waitingFor(cancelled);
+		}
+	}
+
+	private void promoted(WaitingJob job, Set<String> keys) {
+		if (job.concurrencyKey() == null) {
+			wakeup.accept(job.queue());
+		}
+		else {
+			keys.add(job.concurrencyKey());
+		}
+	}
+
+	@Override
+	public synchronized void close() {
+		closed = true;
+		if (executor != null) {
+			executor.shutdownNow();
+		}
+	}
+}
