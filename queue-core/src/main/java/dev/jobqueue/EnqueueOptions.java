@@ -97,14 +97,16 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions queue(String queue) {
 		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
-				uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+				uniqueKey, payloadVersion, concurrencyKey,
+				after, dependencyFailure);
 	}
 
 	/** 0 (runs first) to 9 (runs last); 5 by default. */
 	public EnqueueOptions priority(int priority) {
 		Validate.isTrue(priority >= HIGHEST_PRIORITY && priority <= LOWEST_PRIORITY, "priority",
 				"must be between 0 and 9, was " + priority);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -115,7 +117,8 @@ public final class EnqueueOptions {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
 		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
 				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
-		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey,
+				after, dependencyFailure);
 	}
 
 	/**
@@ -127,13 +130,15 @@ public final class EnqueueOptions {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
 		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
 				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
-		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey,
+				after, dependencyFailure);
 	}
 
 	/** Executions before the job is dead; by default the handler's retry policy decides. */
 	public EnqueueOptions maxAttempts(int maxAttempts) {
 		Validate.isTrue(maxAttempts >= 1, "maxAttempts", "must be at least 1, was " + maxAttempts);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -143,7 +148,8 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions uniqueKey(String uniqueKey) {
 		requireKey(uniqueKey, "uniqueKey", MAX_UNIQUE_KEY_BYTES);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
@@ -153,7 +159,8 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions payloadVersion(int payloadVersion) {
 		Validate.isTrue(payloadVersion >= 1, "payloadVersion", "must be at least 1, was " + payloadVersion);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey, after, dependencyFailure);
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+				concurrencyKey, after, dependencyFailure);
 	}
 
 	/**

@@ -34,10 +34,16 @@ public interface DependencyStore {
 	/** The jobs among {@code ids} that are still waiting, each with its dependencies' states. */
 	List<WaitingJob> read(Collection<Long> ids);
 
-	/** waiting → ready, or blocked with a concurrency key ({@link Transition#PROMOTE_WAITING}); false when it no longer waits. */
+	/**
+	 * waiting → ready, or blocked with a concurrency key ({@link Transition#PROMOTE_WAITING}); false when it no
+	 * longer waits.
+	 */
 	boolean promote(long id);
 
-	/** waiting → cancelled, {@code reason} its last error ({@link Transition#CANCEL_WAITING}); false when it no longer waits. */
+	/**
+	 * waiting → cancelled, {@code reason} its last error ({@link Transition#CANCEL_WAITING}); false when it no longer
+	 * waits.
+	 */
 	boolean cancel(long id, String reason);
 
 	/** The ids of the jobs job {@code id} runs after, ascending. */
