@@ -34,7 +34,7 @@ import dev.jobqueue.store.WaitingJob;
  * dead or cancelled by an operator's bulk cancel, a job enqueued with {@code after} once its dependency had been
  * claimed. A failure is logged; the sweep takes it up.
  */
-public final class DependencyPromoter implements AutoCloseable {
+final class DependencyPromoter implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(DependencyPromoter.class);
 
@@ -70,7 +70,7 @@ public final class DependencyPromoter implements AutoCloseable {
 	 * @param sweepInterval how often to sweep, or {@code null} never to
 	 * @param maintaining whether this node is the one that sweeps, asked at each sweep interval
 	 */
-	public DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys,
+	DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys,
 			Duration sweepInterval, BooleanSupplier maintaining) {
 		this.store = store;
 		this.wakeup = wakeup;
@@ -80,12 +80,12 @@ public final class DependencyPromoter implements AutoCloseable {
 	}
 
 	/** A promoter that never sweeps: for a node without workers, which settles only the jobs it enqueues. */
-	public DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys) {
+	DependencyPromoter(DependencyStore store, Consumer<String> wakeup, Consumer<Collection<String>> promoteKeys) {
 		this(store, wakeup, promoteKeys, null, () -> false);
 	}
 
 	/** Starts the sweep's timer, if it has an interval. */
-	public synchronized void start() {
+	synchronized void start() {
 		if (sweepInterval != null) {
 			executor().scheduleWithFixedDelay(this::sweepTurn, sweepInterval.toMillis(), sweepInterval.toMillis(),
 					TimeUnit.MILLISECONDS);
@@ -93,13 +93,13 @@ public final class DependencyPromoter implements AutoCloseable {
 	}
 
 	/** Job {@code id}, which jobs wait for, has finished: its dependents are settled soon. */
-	public synchronized void finished(long id) {
+	synchronized void finished(long id) {
 		finished.add(id);
 		drainSoon();
 	}
 
 	/** Settles these newly enqueued waiting jobs once the transaction under way commits, or soon when none is. */
-	public void settleAfterCommit(Collection<Long> ids) {
+	void settleAfterCommit(Collection<Long> ids) {
 		List<Long> enqueued = List.copyOf(ids);
 		if (enqueued.isEmpty()) {
 			return;
@@ -118,7 +118,7 @@ public final class DependencyPromoter implements AutoCloseable {
 	}
 
 	/** Sweeps a stretch soon, if this node maintains: jobs ended where no worker saw them (reaped, cancelled). */
-	public synchronized void sweepSoon() {
+	synchronized void sweepSoon() {
 		if (sweepInterval != null && !closed) {
 			executor().execute(this::sweepTurn);
 		}
