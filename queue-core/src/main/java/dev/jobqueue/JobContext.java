@@ -112,6 +112,15 @@ public interface JobContext {
 	}
 
 	/**
+	 * The batch this job belongs to, or is a callback of ({@link Batch}), with its counts per outcome: those recorded
+	 * when it finished, for its {@link Batch#onFinish} callback; counted now, before. Empty for a job outside a
+	 * batch, and for a {@code JobContext} of one's own (a test double).
+	 */
+	default Optional<BatchCounts> batch() {
+		return Optional.empty();
+	}
+
+	/**
 	 * The cursor {@code name} of this job: its position saved last, by this attempt or an earlier one, or
 	 * {@code start} before the first {@link JobCursor#save save}. For a loop too long to run again from the
 	 * beginning after a crash or a retry: it picks up from the position saved last. Kept with the job's steps, in

@@ -38,6 +38,13 @@ public record JobExplanation(long jobId, Reason reason, String message) {
 		 */
 		WAITING_FOR_DEPENDENCIES,
 
+		/**
+		 * It is a batch's callback ({@link Batch#onFinish}, {@link Batch#onFailure}), and the batch has not finished,
+		 * nor, for a failure callback, has a job of it ended dead; the sentence says how many of its jobs are
+		 * unfinished.
+		 */
+		WAITING_FOR_BATCH,
+
 		/** Its queue is paused for every node. */
 		QUEUE_PAUSED,
 

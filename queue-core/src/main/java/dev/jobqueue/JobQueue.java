@@ -177,6 +177,15 @@ public interface JobQueue {
 	 */
 	Workflow workflow();
 
+	/**
+	 * A new, empty batch: jobs enqueued together, with callback jobs that run once when they have all finished, or at
+	 * the first of them to end dead ({@link Batch}).
+	 */
+	Batch batch();
+
+	/** The counts per outcome of batch {@code batchId}, or empty when there is no such batch (or no longer). */
+	Optional<BatchCounts> batchCounts(long batchId);
+
 	/** This node's queues, with how many of each one's jobs it runs at once, resized while it runs. */
 	WorkerQueues queues();
 

@@ -80,6 +80,9 @@ final class Bench {
 		if (workload.equals("key-sweep")) {
 			new KeySweep(report, options.jobs()).run(database);
 		}
+		if (workload.equals("batch-drain")) {
+			new BatchDrain(report, options.jobs(), options.drainTimeout()).run(database);
+		}
 		if (workload.equals("keyed-drain")) {
 			new KeyedDrain(report, options.jobs(), options.drainTimeout()).run(database);
 		}

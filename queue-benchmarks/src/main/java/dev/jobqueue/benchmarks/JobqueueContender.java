@@ -11,6 +11,7 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.Batch;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobListener;
 import dev.jobqueue.JobQueue;
@@ -113,6 +114,8 @@ final class JobqueueContender implements Contender {
 	@Override
 	public void reset() {
 		database.empty("jobqueue_job");
+		database.empty("jobqueue_batch");
+		database.empty("jobqueue_batch_job");
 		database.empty("jobqueue_pause");
 	}
 
@@ -124,6 +127,13 @@ final class JobqueueContender implements Contender {
 	@Override
 	public void enqueueBulk(long[] data) {
 		queue.enqueueAll(Arrays.stream(data).mapToObj(d -> new NewJobRequest("bench", d, options(d))).toList());
+	}
+
+	/** Enqueues {@code data} as one batch whose callback on finish carries {@code callback}. */
+	void enqueueBatch(long[] data, long callback) {
+		Batch batch = queue.batch();
+		Arrays.stream(data).forEach(d -> batch.add("bench", d, options(d)));
+		batch.onFinish("bench", callback, options(callback)).enqueue();
 	}
 
 	private EnqueueOptions options(long data) {

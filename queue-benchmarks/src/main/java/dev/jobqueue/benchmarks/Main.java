@@ -19,13 +19,14 @@ import java.util.Arrays;
  * {@code --latency-jobs} jobs), {@code fairness} (a small tenant's wait behind a flood of {@code --flood-jobs}, with
  * and without concurrency keys), {@code rate-limits} (the sustained starts of a kind's rate limit against the limit,
  * from a backlog), {@code keyed-drain} (a drain of {@code --jobs} over 1,000 keys of limit 1 beside
- * a plain one), {@code key-sweep} (the promoter's sweep over {@code --jobs} busy keys: a stretch and a whole walk),
+ * a plain one), {@code batch-drain} (a drain of {@code --jobs} enqueued as one batch with a callback, beside a plain
+ * one), {@code key-sweep} (the promoter's sweep over {@code --jobs} busy keys: a stretch and a whole walk),
  * {@code bloat} (the claim's index on a table of {@code --finished-jobs} finished jobs after
  * {@code --jobs} more ran, the table left as it is), {@code nodes} (1, 2 and 4 worker JVMs on a table of
  * {@code --finished-jobs} finished and {@code --parked-jobs} future jobs: drains of {@code --jobs} beside the raw
  * SQL ceiling, and enqueue-to-start waits while producer JVMs enqueue at a fixed rate for {@code --steady-seconds}),
  * {@code console} (the operator's reads — counts, searches, explain — on a table of {@code --finished-jobs}),
- * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed drain, the bloat,
+ * or {@code all} (everything but the soak, the lateness, the await, the fairness, the keyed and batch drains, the bloat,
  * the nodes and the console). The PostgreSQL URL defaults to
  * {@code JOBQUEUE_BENCH_POSTGRES_URL}, the MySQL/MariaDB one ({@code --database mysql}) to
  * {@code JOBQUEUE_BENCH_MYSQL_URL}; {@code --database sqlite} without a URL runs on a fresh temporary file. On

@@ -28,7 +28,7 @@ record Options(String workload, String database, String url, List<String> system
 		int parkedJobs, int steadySeconds, List<Integer> nodes, Path out) {
 
 	static final List<String> WORKLOADS = List.of("enqueue", "enqueue-16", "bulk", "drain", "latency", "ceiling", "bulk-variants",
-			"soak", "lateness", "await", "fairness", "rate-limits", "keyed-drain", "key-sweep", "bloat", "nodes", "console", "all");
+			"soak", "lateness", "await", "fairness", "rate-limits", "keyed-drain", "batch-drain", "key-sweep", "bloat", "nodes", "console", "all");
 
 	static final List<String> DATABASES = List.of("postgresql", "sqlite", "mysql");
 
@@ -37,7 +37,7 @@ record Options(String workload, String database, String url, List<String> system
 	 * The others drive jobqueue's PostgreSQL statements directly, or enqueue from many threads at once, which
 	 * SQLite's one writer at a time would turn into a measure of its busy timeout.
 	 */
-	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "keyed-drain", "key-sweep",
+	static final List<String> PORTABLE = List.of("enqueue", "bulk", "drain", "latency", "lateness", "await", "keyed-drain", "batch-drain", "key-sweep",
 			"rate-limits",
 			"all");
 

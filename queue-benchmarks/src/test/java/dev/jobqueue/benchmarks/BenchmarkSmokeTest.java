@@ -55,6 +55,7 @@ class BenchmarkSmokeTest {
 		try (Database database = new Database(PostgresTestDatabase.url(), 40)) {
 			run(database, "fairness", "jobqueue", out, "--flood-jobs", "500");
 			run(database, "keyed-drain", "jobqueue", out);
+			run(database, "batch-drain", "jobqueue", out);
 			run(database, "key-sweep", "jobqueue", out, "--jobs", "2500");
 		}
 
@@ -70,6 +71,10 @@ class BenchmarkSmokeTest {
 		assertThat(figures).filteredOn(f -> f[0].equals("keyed-drain"))
 			.extracting(f -> f[2])
 			.containsExactly("plain jobs/s", "keyed jobs/s", "keyed % of plain");
+		assertThat(figures).filteredOn(f -> f[0].equals("batch-drain"))
+			.extracting(f -> f[2])
+			.containsExactly("plain jobs/s", "plain enqueue ms", "batch jobs/s", "batch enqueue ms",
+					"batch drain % of plain");
 		assertThat(figures).filteredOn(f -> f[0].equals("key-sweep"))
 			.extracting(f -> f[2])
 			.containsExactly("stretch ms", "whole walk ms");

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import dev.jobqueue.BatchCounts;
 import dev.jobqueue.CancelJobException;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
@@ -107,6 +108,11 @@ final class Execution extends ClaimedJobContext {
 	@Override
 	public <T> Optional<T> dependencyResult(long dependencyId, Class<T> type) {
 		return dependencies.result(jobId(), dependencyId, type);
+	}
+
+	@Override
+	public Optional<BatchCounts> batch() {
+		return dependencies.batch(jobId());
 	}
 
 	@Override

@@ -15,12 +15,13 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.jobqueue.Batch;
+import dev.jobqueue.BatchCounts;
 import dev.jobqueue.DependencyFailure;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.EnqueueResult;
+import dev.jobqueue.EnqueuedBatch;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobListener;
@@ -36,6 +37,7 @@ import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.Schedules;
 import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.Workflow;
+import dev.jobqueue.store.BatchStore;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.NewJob;
 import dev.jobqueue.store.PauseScope;
@@ -141,7 +143,8 @@ public final class JdbcJobQueue implements JobQueue {
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 		this.promoter = new KeyPromoter(store.promotions(), wakeup);
-		this.dependencies = new DependencyPromoter(store.dependencies(), wakeup, promoter::promoteAfterCommit);
+		this.dependencies = new DependencyPromoter(store.dependencies(), store.batches(), wakeup,
+				promoter::promoteAfterCommit);
 		this.kindLimits = new KindLimits(store.nodes(), settings.concurrencyKeyLimits());
 		this.explainer = new JobExplainer(store);
 		this.search = new JobSearch(store.reads());
@@ -209,6 +212,11 @@ public final class JdbcJobQueue implements JobQueue {
 					+ "enqueue them with enqueue, or a graph of them with workflow()");
 			jobs.add(job);
 		}
+		return insertAll(jobs).stream().map(EnqueueResult::id).toList();
+	}
+
+	/** Writes the jobs together; wakes each queue once, as {@link #insert} does for one job. */
+	private List<EnqueueResult> insertAll(List<NewJob> jobs) {
 		List<EnqueueResult> results = traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind),
 				jobs.size(), context -> store.enqueues().enqueueAll(withTraceContext(jobs, context)));
 		Set<String> queues = new LinkedHashSet<>();
@@ -227,7 +235,7 @@ public final class JdbcJobQueue implements JobQueue {
 		}
 		queues.forEach(this::afterCommit);
 		promoter.promoteAfterCommit(keys);
-		return results.stream().map(EnqueueResult::id).toList();
+		return results;
 	}
 
 	@Override
@@ -246,14 +254,17 @@ public final class JdbcJobQueue implements JobQueue {
 		return JobResults.read(json, job, type);
 	}
 
-	/** A cancelled job of a concurrency key frees its slot, or leaves the line of the key's blocked jobs. */
+	/**
+	 * A cancelled job of a concurrency key frees its slot, or leaves the line of the key's blocked jobs; the jobs
+	 * and the batch that wait for it are settled once the cancel commits.
+	 */
 	@Override
 	public boolean cancel(long id) {
 		if (!store.writes().cancel(id)) {
 			return false;
 		}
 		store.reads().find(id).map(Job::concurrencyKey).ifPresent(key -> promoter.promoteAfterCommit(List.of(key)));
-		dependencies.settleAfterCommit(store.dependencies().waitingFor(List.of(id)));
+		dependencies.finishedAfterCommit(id);
 		return true;
 	}
 
@@ -286,6 +297,45 @@ public final class JdbcJobQueue implements JobQueue {
 			}
 			return ids;
 		});
+	}
+
+	@Override
+	public Batch batch() {
+		return new BatchBuilder(this::enqueueBatch);
+	}
+
+	/**
+	 * The callbacks first, waiting, then the batch's row, its jobs and the rows naming each job's role in it, all in
+	 * one transaction.
+	 */
+	private EnqueuedBatch enqueueBatch(BatchBuilder.Plan plan) {
+		List<NewJob> jobs = plan.jobs().stream().map(this::newJob).toList();
+		Optional<NewJob> onFinish = Optional.ofNullable(plan.onFinish()).map(this::newJob);
+		Optional<NewJob> onFailure = Optional.ofNullable(plan.onFailure()).map(this::newJob);
+		BatchStore batches = store.batches();
+		return batches.inOneTransaction(() -> {
+			Optional<Long> onFinishId = onFinish.map(this::insertCallback);
+			Optional<Long> onFailureId = onFailure.map(this::insertCallback);
+			long batchId = batches.create(jobs.size());
+			List<Long> ids = insertAll(jobs).stream().map(EnqueueResult::id).toList();
+			batches.add(batchId, BatchStore.Role.member, ids);
+			onFinishId.ifPresent(id -> batches.add(batchId, BatchStore.Role.on_finish, List.of(id)));
+			onFailureId.ifPresent(id -> batches.add(batchId, BatchStore.Role.on_failure, List.of(id)));
+			return new EnqueuedBatch(batchId, ids, onFinishId, onFailureId);
+		});
+	}
+
+	private NewJob newJob(BatchBuilder.Entry entry) {
+		return newJob(entry.kind(), entry.payload(), entry.options(), this::acceptedHandler);
+	}
+
+	private long insertCallback(NewJob callback) {
+		return insert(callback.withDependencies(NewJob.Dependencies.BATCH_CALLBACK)).id();
+	}
+
+	@Override
+	public Optional<BatchCounts> batchCounts(long batchId) {
+		return store.batches().counts(batchId);
 	}
 
 	/** A retried job of a concurrency key is blocked again, and waits for its turn like a new one. */
@@ -442,17 +492,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	/** Wakes the queue's poller once the job is visible: after the caller's commit, or now without one. */
 	private void afterCommit(String queue) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					wakeup.accept(queue);
-				}
-			});
-		}
-		else {
-			wakeup.accept(queue);
-		}
+		AfterCommit.run(() -> wakeup.accept(queue));
 	}
 
 	private static void require(boolean condition, Supplier<String> problem) {

@@ -3,12 +3,16 @@ package dev.jobqueue.runtime;
 import java.util.List;
 import java.util.Optional;
 
+import dev.jobqueue.BatchCounts;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobStore;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What a handler reads of the jobs its job runs after ({@code JobContext.dependencies}), as they are when asked. */
+/**
+ * What a handler reads of the jobs its job runs after ({@code JobContext.dependencies}), and of its batch
+ * ({@code JobContext.batch}), as they are when asked.
+ */
 final class JobDependencies {
 
 	private final JobStore store;
@@ -24,6 +28,12 @@ final class JobDependencies {
 	List<Job> of(long jobId) {
 		return store.dependencies().dependenciesOf(jobId).stream().flatMap(id -> store.reads().find(id).stream())
 			.toList();
+	}
+
+	/** The counts of the batch job {@code jobId} belongs to or is a callback of. */
+	Optional<BatchCounts> batch(long jobId) {
+		return store.batches().rowsOf(List.of(jobId)).stream().findFirst()
+			.flatMap(row -> store.batches().counts(row.batchId()));
 	}
 
 	/** The result of {@code dependencyId}, one of the jobs {@code jobId} runs after, as {@code type}. */

@@ -90,7 +90,7 @@ public final class JobDrainer {
 		boolean progress = true;
 		while (progress && ran.size() < limit) {
 			progress = false;
-			DependencyPromoter.sweepAll(store.dependencies());
+			DependencyPromoter.sweepAll(store.dependencies(), store.batches());
 			KeyPromoter.sweepAll(store.promotions());
 			for (String queue : queuesWithReadyJobs()) {
 				while (ran.size() < limit && runOne(queue, ran)) {

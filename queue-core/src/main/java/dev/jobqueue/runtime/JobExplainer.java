@@ -11,6 +11,7 @@ import dev.jobqueue.JobExplanation;
 import dev.jobqueue.JobExplanation.Reason;
 import dev.jobqueue.JobState;
 import dev.jobqueue.Node;
+import dev.jobqueue.store.BatchStore;
 import dev.jobqueue.store.JobStore;
 import dev.jobqueue.store.PauseScope;
 
@@ -48,7 +49,7 @@ final class JobExplainer {
 			case running -> explained(job, Reason.RUNNING,
 					"is running (attempt %d of %d) on node %s; its lease runs until %s.", job.attempt(),
 					job.maxAttempts(), job.leaseOwner(), ExplainText.time(job.leaseExpiresAt()));
-			case waiting -> dependencies(job);
+			case waiting -> callback(job).orElseGet(() -> dependencies(job));
 			case ready, blocked -> waiting(job);
 		};
 	}
@@ -79,6 +80,22 @@ final class JobExplainer {
 					job.concurrencyKey(), error);
 		}
 		return explained(job, Reason.DEAD, "is dead after %s; the last failed with: %s", attempts, error);
+	}
+
+	/** A batch's callback says how far its batch has come, counted now. */
+	private Optional<JobExplanation> callback(Job job) {
+		return store.batches().rowsOf(List.of(job.id())).stream()
+			.filter(row -> row.role() != BatchStore.Role.member)
+			.findFirst()
+			.flatMap(row -> store.batches().counts(row.batchId()).map(counts -> {
+				String unfinished = "%d of its %s have not finished".formatted(counts.unfinished(),
+						ExplainText.count(counts.total(), "job"));
+				return row.role() == BatchStore.Role.on_finish
+						? explained(job, Reason.WAITING_FOR_BATCH, "runs once batch %d has finished: %s.",
+								counts.batchId(), unfinished)
+						: explained(job, Reason.WAITING_FOR_BATCH, "runs if a job of batch %d ends dead, and is "
+								+ "cancelled if none has once the batch finishes: %s.", counts.batchId(), unfinished);
+			}));
 	}
 
 	/**

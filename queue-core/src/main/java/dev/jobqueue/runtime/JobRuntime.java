@@ -182,8 +182,8 @@ public final class JobRuntime {
 		startLeaseKeeping();
 		// Its sweep is maintenance too; the promotions that follow this node's own writes are not.
 		promoter = new KeyPromoter(ownStore.promotions(), this::wake, settings.pollInterval(), this::maintaining);
-		dependencyPromoter = new DependencyPromoter(ownStore.dependencies(), this::wake, promoter::promoteAfterCommit,
-				settings.pollInterval(), this::maintaining);
+		dependencyPromoter = new DependencyPromoter(ownStore.dependencies(), ownStore.batches(), this::wake,
+				promoter::promoteAfterCommit, settings.pollInterval(), this::maintaining);
 		maintenance = new Maintenance(ownStore, owner, settings, listener, liveness, this::sweepSoon);
 		maintenance.start();
 		promoter.start();

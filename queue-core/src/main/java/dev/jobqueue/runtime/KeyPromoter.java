@@ -10,8 +10,6 @@ import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.jobqueue.store.PromotionStore;
 
@@ -81,17 +79,7 @@ public final class KeyPromoter implements AutoCloseable {
 		if (wanted.isEmpty()) {
 			return;
 		}
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					request(wanted);
-				}
-			});
-		}
-		else {
-			request(wanted);
-		}
+		AfterCommit.run(() -> request(wanted));
 	}
 
 	/**

@@ -5,8 +5,8 @@ import java.time.Duration;
 import dev.jobqueue.store.JobStore;
 
 /**
- * Deletes finished jobs past their retention, in small batches so that no statement holds many row
- * locks or runs long next to the claims, and the node registry's stale nodes.
+ * Deletes finished jobs past their retention, a thousand at a time so that no statement holds many row locks or runs
+ * long next to the claims; then the finished batches left without a job, and the node registry's stale nodes.
  */
 final class Pruner {
 
@@ -38,6 +38,7 @@ final class Pruner {
 		while (deleted == BATCH);
 		if (total > 0) {
 			slotsFreed.run();
+			store.batches().prune();
 		}
 		store.nodes().deleteStaleNodes();
 		return total;

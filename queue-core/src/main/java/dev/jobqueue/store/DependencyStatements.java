@@ -24,9 +24,6 @@ import dev.jobqueue.JobState;
  */
 public final class DependencyStatements implements DependencyStore {
 
-	/** The most ids one statement names. */
-	private static final int IDS_PER_STATEMENT = 500;
-
 	private final JdbcClient jdbc;
 
 	private final StatementRunner statements;
@@ -76,7 +73,7 @@ public final class DependencyStatements implements DependencyStore {
 
 	private void refuseMissing(List<Long> after) {
 		Set<Long> missing = new HashSet<>(after);
-		for (List<Long> chunk : chunks(after)) {
+		for (List<Long> chunk : IdChunks.of(after)) {
 			missing.removeAll(statements.read("dependencies' ids", () -> jdbc.sql(
 					"SELECT id FROM jobqueue_job WHERE id IN (:ids)").param("ids", chunk).query(Long.class).list()));
 		}
@@ -86,7 +83,7 @@ public final class DependencyStatements implements DependencyStore {
 	}
 
 	private void record(long id, NewJob.Dependencies dependencies) {
-		for (List<Long> chunk : chunks(dependencies.after())) {
+		for (List<Long> chunk : IdChunks.of(dependencies.after())) {
 			List<Object> values = new ArrayList<>(chunk.size() * 3);
 			for (Long dependsOn : chunk) {
 				values.add(id);
@@ -107,7 +104,7 @@ public final class DependencyStatements implements DependencyStore {
 	 * transaction ends, and only a claim of them waits for that (PostgreSQL's passes them over until then).
 	 */
 	private void markDependedOn(List<Long> after) {
-		for (List<Long> chunk : chunks(after)) {
+		for (List<Long> chunk : IdChunks.of(after)) {
 			statements.write("mark dependencies", () -> jdbc.sql("""
 					UPDATE jobqueue_job SET has_dependents = :yes
 					WHERE id IN (:ids) AND state IN ('waiting', 'blocked', 'ready') AND has_dependents = :no""")
@@ -121,10 +118,10 @@ public final class DependencyStatements implements DependencyStore {
 	@Override
 	public List<Long> waitingFor(Collection<Long> finished) {
 		List<Long> waiting = new ArrayList<>();
-		for (List<Long> chunk : chunks(List.copyOf(finished))) {
+		for (List<Long> chunk : IdChunks.of(List.copyOf(finished))) {
 			waiting.addAll(statements.read("waiting dependents", () -> jdbc.sql("""
 					SELECT DISTINCT d.job_id
-					FROM jobqueue_job_dependency d JOIN jobqueue_job w ON w.id = d.job_id
+					FROM jobqueue_job w JOIN jobqueue_job_dependency d ON d.job_id = w.id
 					WHERE d.depends_on IN (:ids) AND w.state = 'waiting'""")
 				.param("ids", chunk)
 				.query(Long.class)
@@ -146,7 +143,7 @@ public final class DependencyStatements implements DependencyStore {
 	@Override
 	public List<WaitingJob> read(Collection<Long> ids) {
 		Map<Long, WaitingJob> byId = new LinkedHashMap<>();
-		for (List<Long> chunk : chunks(List.copyOf(ids))) {
+		for (List<Long> chunk : IdChunks.of(List.copyOf(ids))) {
 			statements.read("waiting jobs' dependencies", () -> {
 				jdbc.sql("""
 					SELECT w.id, w.queue, w.concurrency_key, d.depends_on, d.required, j.state
@@ -201,13 +198,5 @@ public final class DependencyStatements implements DependencyStore {
 			.param("id", id)
 			.query(Long.class)
 			.list());
-	}
-
-	private static List<List<Long>> chunks(List<Long> ids) {
-		List<List<Long>> chunks = new ArrayList<>();
-		for (int from = 0; from < ids.size(); from += IDS_PER_STATEMENT) {
-			chunks.add(ids.subList(from, Math.min(ids.size(), from + IDS_PER_STATEMENT)));
-		}
-		return chunks;
 	}
 }

@@ -16,7 +16,7 @@ import java.util.Objects;
 public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, OutcomeStore outcomes,
 		PromotionStore promotions, PauseStore pauses, ScheduleStore schedules, MaintenanceStore maintenance,
 		NodeStore nodes, OperatorReads reads, ExplainReads explain, OperatorWrites writes, TelemetryStore telemetry,
-		StepStore steps, DependencyStore dependencies) {
+		StepStore steps, DependencyStore dependencies, BatchStore batches) {
 
 	public JobStore {
 		Objects.requireNonNull(vendor, "vendor");
@@ -34,5 +34,6 @@ public record JobStore(String vendor, EnqueueStore enqueues, ClaimStore claims, 
 		Objects.requireNonNull(telemetry, "telemetry");
 		Objects.requireNonNull(steps, "steps");
 		Objects.requireNonNull(dependencies, "dependencies");
+		Objects.requireNonNull(batches, "batches");
 	}
 }

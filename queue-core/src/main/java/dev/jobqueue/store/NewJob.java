@@ -26,19 +26,28 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 	 * @param after the ids of the jobs it runs after: with any, it is written {@code waiting}
 	 * @param required whether each of them must succeed for it to run (else it is cancelled)
 	 * @param hasDependents whether jobs enqueued with it run after it: its worker settles them as it ends
+	 * @param batchCallback whether it is a batch's callback ({@link BatchStore}), written {@code waiting} for its batch
 	 */
-	public record Dependencies(List<Long> after, boolean required, boolean hasDependents) {
+	public record Dependencies(List<Long> after, boolean required, boolean hasDependents, boolean batchCallback) {
 
 		/** A job outside any workflow. */
 		public static final Dependencies NONE = new Dependencies(List.of(), true, false);
+
+		/** A batch's callback: it waits for its batch, not for jobs it names. */
+		public static final Dependencies BATCH_CALLBACK = new Dependencies(List.of(), true, false, true);
 
 		public Dependencies {
 			after = List.copyOf(after);
 		}
 
+		/** A job of a workflow, or one outside any. */
+		public Dependencies(List<Long> after, boolean required, boolean hasDependents) {
+			this(after, required, hasDependents, false);
+		}
+
 		/** Whether the job waits for others. */
 		public boolean waits() {
-			return !after.isEmpty();
+			return !after.isEmpty() || batchCallback;
 		}
 	}
 
@@ -114,7 +123,7 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 	}
 
 	/**
-	 * The state it is written in: {@code waiting} when it runs after other jobs, else {@code blocked} with a
+	 * The state it is written in: {@code waiting} when it runs after other jobs or is a batch's callback, else {@code blocked} with a
 	 * concurrency key, {@code ready} without.
 	 */
 	public String initialState() {

@@ -88,13 +88,15 @@ public enum Transition {
 
 	/**
 	 * waiting → ready (blocked with a concurrency key, to wait for a slot as a new job does): every job it depends
-	 * on has finished, and none that it requires ended otherwise than succeeded ({@link #ofDependencies}).
+	 * on has finished, and none that it requires ended otherwise than succeeded ({@link #ofDependencies}); or a
+	 * batch's callback is due ({@link #ofBatchCallback}).
 	 */
 	PROMOTE_WAITING(EnumSet.of(waiting), Attempt.KEEP, false),
 
 	/**
 	 * waiting → cancelled: every job it depends on has finished, and one it requires ended dead or cancelled. Its
-	 * last error names that one; it never ran, so its error history stays empty.
+	 * last error names that one; it never ran, so its error history stays empty. Also a batch's failure callback
+	 * once the batch finished without a dead job.
 	 */
 	CANCEL_WAITING(EnumSet.of(waiting), Attempt.KEEP, false),
 
@@ -139,6 +141,20 @@ public enum Transition {
 		}
 		return Optional.of(dependencies.stream().anyMatch(WaitingJob.Dependency::failedRequired) ? CANCEL_WAITING
 				: PROMOTE_WAITING);
+	}
+
+	/**
+	 * The event a batch's waiting callback is due, if any ({@link BatchStore}): the one run on finish once every job
+	 * of the batch has finished; the one run on failure once one has ended dead, or cancelled when the batch finished
+	 * without one.
+	 */
+	public static Optional<Transition> ofBatchCallback(BatchStore.Role callback, boolean finished, boolean failed) {
+		return switch (callback) {
+			case on_finish -> finished ? Optional.of(PROMOTE_WAITING) : Optional.empty();
+			case on_failure -> failed ? Optional.of(PROMOTE_WAITING)
+					: finished ? Optional.of(CANCEL_WAITING) : Optional.empty();
+			case member -> throw new IllegalArgumentException("a batch's member is no callback");
+		};
 	}
 
 	/** What this event does to a job with these facts; empty when it does not apply and changes nothing. */

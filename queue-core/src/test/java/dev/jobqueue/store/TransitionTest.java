@@ -54,6 +54,22 @@ class TransitionTest {
 		assertThat(Transition.ofFailure(false, 1, 3)).isEqualTo(Transition.FAIL);
 	}
 
+	@Test
+	void aBatchsCallbackOnFinishIsDueOnceTheBatchFinishedAndOnFailureAtItsFirstDeadJobElseCancelled() {
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_finish, false, true)).isEmpty();
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_finish, true, false))
+			.contains(Transition.PROMOTE_WAITING);
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_finish, true, true))
+			.contains(Transition.PROMOTE_WAITING);
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_failure, false, false)).isEmpty();
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_failure, false, true))
+			.contains(Transition.PROMOTE_WAITING);
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_failure, true, true))
+			.contains(Transition.PROMOTE_WAITING);
+		assertThat(Transition.ofBatchCallback(BatchStore.Role.on_failure, true, false))
+			.contains(Transition.CANCEL_WAITING);
+	}
+
 	private static Transition.Facts factsAfter(Case row, Transition.Decision decision) {
 		var before = row.facts();
 		return new Transition.Facts(decision.state(), before.keyed(), before.rated(), before.deadHolds(),

@@ -118,6 +118,8 @@ public final class MysqlTestDatabase implements TestDatabase {
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_job_step").update();
 		jdbc.sql("DELETE FROM jobqueue_job_dependency").update();
+		jdbc.sql("DELETE FROM jobqueue_batch").update();
+		jdbc.sql("DELETE FROM jobqueue_batch_job").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM jobqueue_pause").update();
 		jdbc.sql("DELETE FROM jobqueue_maintenance").update();

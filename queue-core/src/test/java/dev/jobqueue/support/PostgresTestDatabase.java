@@ -88,7 +88,7 @@ public final class PostgresTestDatabase implements TestDatabase {
 	public void reset() {
 		JdbcClient jdbc = JdbcClient.create(dataSource);
 		jdbc.sql("DROP TRIGGER IF EXISTS jobqueue_test_refuse_poison ON jobqueue_job").update();
-		jdbc.sql("TRUNCATE jobqueue_job, jobqueue_job_step, jobqueue_job_dependency, jobqueue_schedule, jobqueue_pause, jobqueue_maintenance, jobqueue_node, jobqueue_kind").update();
+		jdbc.sql("TRUNCATE jobqueue_job, jobqueue_job_step, jobqueue_job_dependency, jobqueue_batch, jobqueue_batch_job, jobqueue_schedule, jobqueue_pause, jobqueue_maintenance, jobqueue_node, jobqueue_kind").update();
 	}
 
 	@Override

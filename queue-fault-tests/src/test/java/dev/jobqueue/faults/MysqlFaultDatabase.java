@@ -98,6 +98,8 @@ final class MysqlFaultDatabase implements FaultDatabase {
 		jdbc.sql("DELETE FROM jobqueue_job").update();
 		jdbc.sql("DELETE FROM jobqueue_job_step").update();
 		jdbc.sql("DELETE FROM jobqueue_job_dependency").update();
+		jdbc.sql("DELETE FROM jobqueue_batch").update();
+		jdbc.sql("DELETE FROM jobqueue_batch_job").update();
 		jdbc.sql("DELETE FROM jobqueue_schedule").update();
 		jdbc.sql("DELETE FROM fault_audit").update();
 		jdbc.sql("DELETE FROM fault_execution").update();

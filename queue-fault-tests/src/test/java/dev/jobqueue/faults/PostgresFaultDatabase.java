@@ -78,7 +78,7 @@ final class PostgresFaultDatabase implements FaultDatabase {
 
 	@Override
 	public void reset() {
-		jdbc().sql("TRUNCATE jobqueue_job, jobqueue_job_step, jobqueue_job_dependency, jobqueue_schedule, fault_audit, fault_execution, fault_effect").update();
+		jdbc().sql("TRUNCATE jobqueue_job, jobqueue_job_step, jobqueue_job_dependency, jobqueue_batch, jobqueue_batch_job, jobqueue_schedule, fault_audit, fault_execution, fault_effect").update();
 	}
 
 	@Override

@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.jobqueue.store.BatchStore;
 import dev.jobqueue.store.ClaimStore;
 import dev.jobqueue.store.DependencyStore;
 import dev.jobqueue.store.EnqueueStore;
@@ -63,6 +64,6 @@ class StubStoreConfiguration {
 				mock(PromotionStore.class), mock(PauseStore.class), mock(ScheduleStore.class),
 				mock(MaintenanceStore.class), mock(NodeStore.class), mock(OperatorReads.class), mock(ExplainReads.class),
 				mock(OperatorWrites.class), mock(TelemetryStore.class), mock(StepStore.class),
-				mock(DependencyStore.class));
+				mock(DependencyStore.class), mock(BatchStore.class));
 	}
 }

@@ -61,6 +61,30 @@ abstract class AbstractSampleApplicationTests {
 	}
 
 	@Test
+	void aNewsletterGoesToEveryUserAsABatchWhoseReportRunsOnceAllCopiesAreSent() {
+		http.post().uri("/users").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("email", "grace@example.com", "name", "Grace"))
+			.retrieve()
+			.toBodilessEntity();
+
+		Map<String, Object> sending = http.post().uri("/newsletters").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("title", "December"))
+			.retrieve()
+			.body(new ParameterizedTypeReference<Map<String, Object>>() {
+			});
+		int copies = (Integer) sending.get("copies");
+		long report = ((Number) sending.get("reportJob")).longValue();
+
+		await().atMost(WAIT).until(() -> "succeeded".equals(job(report).get("state")));
+		assertThat((String) job(report).get("result")).containsPattern("\"sent\": ?" + copies + ",");
+		Map<String, Object> progress = http.get().uri("/newsletters/{id}", sending.get("batchId")).retrieve()
+			.body(new ParameterizedTypeReference<>() {
+			});
+		assertThat(progress).containsEntry("total", copies).containsEntry("succeeded", copies)
+			.containsEntry("unfinished", 0);
+	}
+
+	@Test
 	void aReportRunNowAnswersWithItsResultOnceAWorkerRanIt() {
 		long users = jdbc.sql("SELECT count(*) FROM app_user").query(Long.class).single();
 

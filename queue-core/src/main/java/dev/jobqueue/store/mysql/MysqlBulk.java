@@ -113,6 +113,7 @@ final class MysqlBulk implements OperatorWrites {
 				jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)").param("ids", deletedIds).update();
 				jdbc.sql("DELETE FROM jobqueue_job_step WHERE job_id IN (:ids)").param("ids", deletedIds).update();
 				jdbc.sql("DELETE FROM jobqueue_job_dependency WHERE job_id IN (:ids)").param("ids", deletedIds).update();
+				jdbc.sql("DELETE FROM jobqueue_batch_job WHERE job_id IN (:ids)").param("ids", deletedIds).update();
 			}
 			return deleted;
 		});

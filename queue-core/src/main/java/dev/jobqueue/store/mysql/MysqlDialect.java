@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
+import dev.jobqueue.store.BatchStatements;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.DependencyStatements;
 import dev.jobqueue.store.Dialect;
@@ -38,6 +39,9 @@ public final class MysqlDialect implements Dialect {
 
 	/** The state machine's conditions, for MySQL's boolean columns. */
 	static final TransitionSql TRANSITIONS = TransitionSql.BOOLEAN_COLUMNS;
+
+	/** The database's clock, as the statements written once for every dialect read and store it. */
+	private static final String NOW = "UTC_TIMESTAMP(6)";
 
 	/** A store whose statements never time out, with the claim the server supports. */
 	public static JobStore jobStore(DataSource dataSource) {
@@ -88,7 +92,8 @@ public final class MysqlDialect implements Dialect {
 				new MysqlPromotions(jdbc, transactions), new MysqlPauses(jdbc), new MysqlSchedules(jdbc, enqueue, batches),
 				new MysqlMaintenance(jdbc, named, transactions), new MysqlNodes(jdbc), new MysqlSearch(jdbc),
 				new MysqlExplain(jdbc), new MysqlBulk(jdbc, transactions), new MysqlTelemetry(jdbc), new MysqlSteps(jdbc),
-				new DependencyStatements(jdbc, StatementRunner.DIRECT, batches, enqueue, TRANSITIONS, "UTC_TIMESTAMP(6)"));
+				new DependencyStatements(jdbc, StatementRunner.DIRECT, batches, enqueue, TRANSITIONS, NOW),
+				new BatchStatements(jdbc, StatementRunner.DIRECT, batches, TRANSITIONS, NOW));
 	}
 
 	private static String serverVersion(DataSource dataSource) {

@@ -158,6 +158,7 @@ final class MysqlMaintenance implements MaintenanceStore {
 			}
 			jdbc.sql("DELETE FROM jobqueue_job_step WHERE job_id IN (:ids)").param("ids", ids).update();
 			jdbc.sql("DELETE FROM jobqueue_job_dependency WHERE job_id IN (:ids)").param("ids", ids).update();
+			jdbc.sql("DELETE FROM jobqueue_batch_job WHERE job_id IN (:ids)").param("ids", ids).update();
 			return jdbc.sql("DELETE FROM jobqueue_job WHERE id IN (:ids)").param("ids", ids).update();
 		});
 	}

@@ -93,6 +93,8 @@ final class PostgresBulk implements OperatorWrites {
 				    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM deleted)
 				), dependencies AS (
 				    DELETE FROM jobqueue_job_dependency WHERE job_id IN (SELECT id FROM deleted)
+				), batches AS (
+				    DELETE FROM jobqueue_batch_job WHERE job_id IN (SELECT id FROM deleted)
 				)
 				SELECT id, queue, concurrency_key FROM deleted""".formatted(TRANSITIONS.holdsSlot("")))
 			.param("ids", ids.toArray(Long[]::new))

@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
 import dev.jobqueue.store.Dialect;
+import dev.jobqueue.store.BatchStatements;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.DependencyStatements;
 import dev.jobqueue.store.JobStore;
@@ -32,6 +33,9 @@ public final class PostgresDialect implements Dialect {
 
 	/** The state machine's conditions, for PostgreSQL's boolean columns. */
 	static final TransitionSql TRANSITIONS = TransitionSql.BOOLEAN_COLUMNS;
+
+	/** The database's clock, as the statements written once for every dialect read and store it. */
+	private static final String NOW = "statement_timestamp()";
 
 	/**
 	 * The least time between two notifications of a queue from one store: what a listener may wait beyond
@@ -72,14 +76,15 @@ public final class PostgresDialect implements Dialect {
 		JdbcClient jdbc = JdbcClient.create(template);
 		PostgresReadyNotifier notifier = notify ? new PostgresReadyNotifier(jdbc, NOTIFY_INTERVAL) : null;
 		PostgresEnqueue enqueue = new PostgresEnqueue(dataSource, jdbc, notifier);
+		BatchTransactions transactions = new BatchTransactions(dataSource);
 		return new JobStore(VENDOR, enqueue, new PostgresClaims(jdbc), new PostgresOutcomes(jdbc, notify),
 				new PostgresPromotions(dataSource, jdbc, notifier), new PostgresPauses(jdbc, notify),
 				new PostgresSchedules(dataSource, jdbc, enqueue),
 				new PostgresMaintenance(jdbc, new PostgresVacuum(dataSource)), new PostgresNodes(jdbc),
 				new PostgresSearch(jdbc), new PostgresExplain(jdbc), new PostgresBulk(jdbc, notify),
 				new PostgresTelemetry(jdbc), new PostgresSteps(jdbc),
-				new DependencyStatements(jdbc, StatementRunner.DIRECT, new BatchTransactions(dataSource), enqueue,
-						TRANSITIONS, "statement_timestamp()"));
+				new DependencyStatements(jdbc, StatementRunner.DIRECT, transactions, enqueue, TRANSITIONS, NOW),
+				new BatchStatements(jdbc, StatementRunner.DIRECT, transactions, TRANSITIONS, NOW));
 	}
 
 	@Override

@@ -46,6 +46,8 @@ final class PostgresMaintenance implements MaintenanceStore {
 			    DELETE FROM jobqueue_job_step WHERE job_id IN (SELECT id FROM pruned)
 			), dependencies AS (
 			    DELETE FROM jobqueue_job_dependency WHERE job_id IN (SELECT id FROM pruned)
+			), batches AS (
+			    DELETE FROM jobqueue_batch_job WHERE job_id IN (SELECT id FROM pruned)
 			)
 			SELECT count(*) FROM pruned""".formatted(JobCounts.FINISHED_QUEUES, TRANSITIONS.holdsSlot("j"));
 

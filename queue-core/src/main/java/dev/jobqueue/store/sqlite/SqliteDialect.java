@@ -9,6 +9,7 @@ import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionOperations;
 
+import dev.jobqueue.store.BatchStatements;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.Dialect;
 import dev.jobqueue.store.JobSchema;
@@ -37,6 +38,9 @@ public final class SqliteDialect implements Dialect {
 	/** The state machine's conditions, for SQLite's 0-and-1 columns. */
 	static final TransitionSql TRANSITIONS = TransitionSql.INTEGER_COLUMNS;
 
+	/** The database's clock, as the statements written once for every dialect read and store it. */
+	private static final String NOW = "CAST(round(unixepoch('subsec') * 1000) AS INTEGER)";
+
 	/** The store on {@code dataSource}; switches the database to WAL, and fails when it cannot be. */
 	public static JobStore jobStore(DataSource dataSource) {
 		SqliteQueueDataSource queue = SqliteDataSources.queueView(dataSource);
@@ -49,8 +53,8 @@ public final class SqliteDialect implements Dialect {
 				new SqliteSchedules(jdbc, statements, enqueue, transactions), new SqliteMaintenance(jdbc, statements),
 				new SqliteNodes(jdbc, statements), new SqliteSearch(jdbc, statements), new SqliteExplain(jdbc, statements),
 				new SqliteBulk(jdbc, statements), new SqliteTelemetry(jdbc, statements), new SqliteSteps(jdbc, statements),
-				new DependencyStatements(jdbc, statements, transactions, enqueue, TRANSITIONS,
-						"CAST(round(unixepoch('subsec') * 1000) AS INTEGER)"));
+				new DependencyStatements(jdbc, statements, transactions, enqueue, TRANSITIONS, NOW),
+				new BatchStatements(jdbc, statements, transactions, TRANSITIONS, NOW));
 	}
 
 	@Override

@@ -1,0 +1,10 @@
+package dev.jobqueue.faults;
+
+/** Scenario 22 on PostgreSQL. */
+class PostgresBatchWorkerKilledFaultTest extends BatchWorkerKilledFaultTest {
+
+	@Override
+	FaultDatabase newDatabase() {
+		return new PostgresFaultDatabase();
+	}
+}
