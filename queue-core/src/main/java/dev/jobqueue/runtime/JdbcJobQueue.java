@@ -306,10 +306,12 @@ public final class JdbcJobQueue implements JobQueue {
 
 	/**
 	 * The callbacks first, waiting, then the batch's row, its jobs and the rows naming each job's role in it, all in
-	 * one transaction.
+	 * one transaction. The jobs are written {@code has_dependents}, so that the worker that ends one settles the batch.
 	 */
 	private EnqueuedBatch enqueueBatch(BatchBuilder.Plan plan) {
-		List<NewJob> jobs = plan.jobs().stream().map(this::newJob).toList();
+		List<NewJob> jobs = plan.jobs().stream()
+			.map(entry -> newJob(entry).withDependencies(new NewJob.Dependencies(List.of(), true, true)))
+			.toList();
 		Optional<NewJob> onFinish = Optional.ofNullable(plan.onFinish()).map(this::newJob);
 		Optional<NewJob> onFailure = Optional.ofNullable(plan.onFailure()).map(this::newJob);
 		BatchStore batches = store.batches();

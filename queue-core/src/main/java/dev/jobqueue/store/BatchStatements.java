@@ -42,7 +42,7 @@ public final class BatchStatements implements BatchStore {
 	private final String now;
 
 	/**
-	 * @param transitions the dialect's rendering of the state machine's conditions, which also says how its booleans bind
+	 * @param transitions the dialect's rendering of the state machine's conditions
 	 * @param now the SQL of the database's clock as the dialect stores times
 	 */
 	public BatchStatements(JdbcClient jdbc, StatementRunner statements, BatchTransactions transactions,
@@ -83,13 +83,6 @@ public final class BatchStatements implements BatchStore {
 					"INSERT INTO jobqueue_batch_job (job_id, batch_id, role) VALUES " + rows)
 				.params(values)
 				.update());
-			if (role == Role.member) {
-				statements.write("mark a batch's jobs", () -> jdbc.sql(
-						"UPDATE jobqueue_job SET has_dependents = :yes WHERE id IN (:ids)")
-					.param("yes", transitions.bindBoolean(true))
-					.param("ids", chunk)
-					.update());
-			}
 		}
 	}
 

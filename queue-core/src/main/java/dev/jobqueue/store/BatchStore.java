@@ -36,8 +36,8 @@ public interface BatchStore {
 	long create(int total);
 
 	/**
-	 * Writes the rows of jobs just enqueued, each with its role in batch {@code batchId}; the members are marked
-	 * {@code has_dependents}, so that the worker that ends one settles the batch at once.
+	 * Writes the rows of jobs just enqueued, each with its role in batch {@code batchId}. The members are enqueued
+	 * with {@link NewJob#hasDependents()}, so that the worker that ends one settles the batch at once.
 	 */
 	void add(long batchId, Role role, List<Long> jobIds);
 

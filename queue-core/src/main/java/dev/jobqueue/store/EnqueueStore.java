@@ -16,6 +16,9 @@ public interface EnqueueStore {
 	 */
 	EnqueueResult enqueue(NewJob job);
 
-	/** Inserts many jobs in as few statements as the database allows; results in the order given. */
+	/**
+	 * Inserts many jobs in as few statements as the database allows, each as {@link #enqueue} would
+	 * ({@code has_dependents} included); results in the order given.
+	 */
 	List<EnqueueResult> enqueueAll(List<NewJob> jobs);
 }

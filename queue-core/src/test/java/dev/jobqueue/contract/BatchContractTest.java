@@ -164,6 +164,9 @@ public abstract class BatchContractTest {
 		long onFinish = enqueued.onFinish().orElseThrow();
 
 		assertThat(fixture.state(onFinish)).isEqualTo(JobState.waiting);
+		assertThat(count("SELECT count(*) FROM jobqueue_job WHERE has_dependents"))
+			.as("the batch's jobs, marked for their workers to settle the batch as each ends")
+			.isEqualTo(3);
 		JobExplanation explanation = fixture.queue().explain(onFinish);
 		assertThat(explanation.reason()).isEqualTo(JobExplanation.Reason.WAITING_FOR_BATCH);
 		assertThat(explanation.message()).isEqualTo("Job %d runs once batch %d has finished: 3 of its 3 jobs have not "

@@ -49,11 +49,13 @@ final class MysqlEnqueue implements EnqueueStore {
 			(?, ?, ?, ?, ?, ?, COALESCE(?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?, UTC_TIMESTAMP(6), ?, ?, ?, ?, ?)""";
 
 	/**
-	 * {@link #INSERT} of one job that others enqueued with it run after, {@code has_dependents} set: written only for
-	 * such a job, every other insert leaves it to its default.
+	 * {@link #INSERT} of jobs that others run after (a workflow's, a batch's), {@code has_dependents} set: written only
+	 * for such jobs, every other insert leaves it to its default.
 	 */
-	private static final String INSERT_ONE_DEPENDED_ON = INSERT.replace("trace_context)", "trace_context, has_dependents)")
-			+ ROW.substring(0, ROW.length() - 1) + ", TRUE)";
+	private static final String INSERT_DEPENDED_ON = INSERT.replace("trace_context)", "trace_context, has_dependents)");
+
+	/** {@link #ROW} of {@link #INSERT_DEPENDED_ON}. */
+	private static final String ROW_DEPENDED_ON = ROW.substring(0, ROW.length() - 1) + ", TRUE)";
 
 	/** The most jobs one multi-row insert carries. */
 	static final int ROWS_PER_INSERT = 2000;
@@ -91,7 +93,8 @@ final class MysqlEnqueue implements EnqueueStore {
 		while (true) {
 			try {
 				KeyHolder keys = new GeneratedKeyHolder();
-				jdbc.sql(job.hasDependents() ? INSERT_ONE_DEPENDED_ON : INSERT + ROW).params(values(job)).update(keys);
+				jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON + ROW_DEPENDED_ON : INSERT + ROW).params(values(job))
+					.update(keys);
 				return new EnqueueResult(keys.getKey().longValue(), true);
 			}
 			catch (DuplicateKeyException duplicate) {
@@ -105,8 +108,9 @@ final class MysqlEnqueue implements EnqueueStore {
 	}
 
 	/**
-	 * All or nothing through {@link BatchTransactions}. Jobs without a unique key go in together, per run of them; a
-	 * job with a unique key goes in alone, as it may meet its holder. Runs keep the given order, so ids grow in it
+	 * All or nothing through {@link BatchTransactions}. Jobs without a unique key go in together, per run of them that
+	 * others run after or not ({@code has_dependents}); a job with a unique key goes in alone, as it may meet its
+	 * holder. Runs keep the given order, so ids grow in it
 	 * too. On MariaDB a run is a few multi-row inserts that return their ids ({@code RETURNING id}, in the order of
 	 * their rows); on MySQL, which has no RETURNING, a JDBC batch, which MySQL Connector/J rewrites to a multi-row
 	 * insert with {@code rewriteBatchedStatements=true}. A multi-row insert's ids are not read from the driver: the
@@ -122,6 +126,10 @@ final class MysqlEnqueue implements EnqueueStore {
 			List<EnqueueResult> results = new ArrayList<>(jobs.size());
 			List<NewJob> run = new ArrayList<>();
 			for (NewJob job : jobs) {
+				if (!run.isEmpty() && run.get(0).hasDependents() != job.hasDependents()) {
+					results.addAll(insertRun(run));
+					run.clear();
+				}
 				if (job.uniqueKey() == null) {
 					run.add(job);
 					continue;
@@ -166,7 +174,9 @@ final class MysqlEnqueue implements EnqueueStore {
 
 	/** Run by {@code execute}, not as a query: MySQL Connector/J refuses an INSERT through {@code executeQuery}. */
 	private List<Long> insertRows(List<NewJob> rows) {
-		String sql = INSERT + String.join(", ", Collections.nCopies(rows.size(), ROW)) + " RETURNING id";
+		boolean dependedOn = rows.get(0).hasDependents();
+		String sql = (dependedOn ? INSERT_DEPENDED_ON : INSERT)
+				+ String.join(", ", Collections.nCopies(rows.size(), dependedOn ? ROW_DEPENDED_ON : ROW)) + " RETURNING id";
 		Object[] values = rows.stream().flatMap(job -> values(job).stream()).toArray();
 		return template.execute(sql, (PreparedStatement statement) -> {
 			new ArgumentPreparedStatementSetter(values).setValues(statement);
@@ -183,7 +193,8 @@ final class MysqlEnqueue implements EnqueueStore {
 
 	private List<Long> insertBatch(List<NewJob> jobs) {
 		KeyHolder keys = new GeneratedKeyHolder();
-		template.batchUpdate(connection -> connection.prepareStatement(INSERT + ROW, new String[] { "id" }),
+		String sql = jobs.get(0).hasDependents() ? INSERT_DEPENDED_ON + ROW_DEPENDED_ON : INSERT + ROW;
+		template.batchUpdate(connection -> connection.prepareStatement(sql, new String[] { "id" }),
 				new BatchPreparedStatementSetter() {
 
 					@Override

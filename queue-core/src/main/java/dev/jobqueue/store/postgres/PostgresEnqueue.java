@@ -181,31 +181,35 @@ final class PostgresEnqueue implements EnqueueStore {
 	 * of ten elements per array could compare every row with every other.
 	 */
 	private Set<Long> insertWithIds(List<NewJob> jobs, Long[] ids, Instant now) {
-		return new HashSet<>(jdbc.sql("""
+		boolean dependedOn = jobs.stream().anyMatch(NewJob::hasDependents);
+		String dependentsArray = dependedOn ? ", CAST(:dependedOn AS boolean[])" : "";
+		String dependentsColumn = dependedOn ? ", has_dependents" : "";
+		JdbcClient.StatementSpec statement = jdbc.sql("""
 				WITH input AS (
 				    SELECT *
 				    FROM unnest(CAST(:ids AS bigint[]), CAST(:queues AS text[]), CAST(:kinds AS text[]),
 				                CAST(:payloads AS text[]), CAST(:payloadVersions AS int[]), CAST(:priorities AS int[]),
 				                CAST(:runAts AS bigint[]), CAST(:delays AS bigint[]), CAST(:maxAttempts AS int[]),
 				                CAST(:uniqueKeys AS text[]), CAST(:concurrencyKeys AS text[]), CAST(:concurrencyLimits AS int[]),
-				                CAST(:deadHolds AS boolean[]), CAST(:rateMillis AS bigint[]), CAST(:traceContexts AS text[]))
+				                CAST(:deadHolds AS boolean[]), CAST(:rateMillis AS bigint[]), CAST(:traceContexts AS text[])%s)
 				         WITH ORDINALITY AS t(id, queue, kind, payload, payload_version, priority, run_at_millis, delay_millis,
 				                              max_attempts, unique_key, concurrency_key, concurrency_limit, dead_holds,
-				                              rate_millis, trace_context, ord)
+				                              rate_millis, trace_context%s, ord)
 				)
 				INSERT INTO jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                          unique_key, created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                          concurrency_rate_millis, trace_context)
+				                          concurrency_rate_millis, trace_context%s)
 				SELECT id, queue, kind, CAST(payload AS jsonb), payload_version,
 				       %s, priority,
 				       COALESCE(to_timestamp(run_at_millis / 1000.0), CAST(:now AS timestamptz) + delay_millis * interval '1 millisecond'),
 				       max_attempts, unique_key, CAST(:now AS timestamptz), concurrency_key, concurrency_limit, dead_holds,
-				       rate_millis, trace_context
+				       rate_millis, trace_context%s
 				FROM input
 				ORDER BY ord
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 				DO NOTHING
-				RETURNING id""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("")))
+				RETURNING id""".formatted(dependentsArray, dependentsColumn, dependentsColumn, TRANSITIONS.entryState(""),
+				dependentsColumn, TRANSITIONS.unfinished("")))
 			.param("ids", ids)
 			.param("now", PostgresRows.timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE)
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
@@ -224,9 +228,11 @@ final class PostgresEnqueue implements EnqueueStore {
 				.toArray(Boolean[]::new))
 			.param("rateMillis", jobs.stream().map(j -> j.keySlot() == null ? null : j.keySlot().rateMillis())
 				.toArray(Long[]::new))
-			.param("traceContexts", jobs.stream().map(NewJob::traceContext).toArray(String[]::new))
-			.query((rs, n) -> rs.getLong(1))
-			.list());
+			.param("traceContexts", jobs.stream().map(NewJob::traceContext).toArray(String[]::new));
+		if (dependedOn) {
+			statement = statement.param("dependedOn", jobs.stream().map(NewJob::hasDependents).toArray(Boolean[]::new));
+		}
+		return new HashSet<>(statement.query((rs, n) -> rs.getLong(1)).list());
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -36,17 +37,23 @@ public final class PostgresJobCopy {
 		this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
 	}
 
-	/** Copies the jobs at {@code indexes} of {@code jobs}, each with the id at the same index of {@code ids}. */
+	/**
+	 * Copies the jobs at {@code indexes} of {@code jobs}, each with the id at the same index of {@code ids}. The
+	 * column {@code has_dependents} is copied only when one of the jobs has dependents (a batch's), so that a copy of
+	 * other jobs is the statement it always was.
+	 */
 	public void copy(List<NewJob> jobs, int[] indexes, Long[] ids, Instant now) {
+		boolean dependedOn = Arrays.stream(indexes).anyMatch(index -> jobs.get(index).hasDependents());
 		String sql = """
 				COPY jobqueue_job (id, queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
 				                   created_at, concurrency_key, concurrency_limit, concurrency_dead_holds,
-				                   concurrency_rate_millis, trace_context) FROM STDIN""";
+				                   concurrency_rate_millis, trace_context%s) FROM STDIN""".formatted(
+				dependedOn ? ", has_dependents" : "");
 		Connection connection = DataSourceUtils.getConnection(dataSource);
 		try {
 			CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
 			try {
-				writeRows(copy, jobs, indexes, ids, now);
+				writeRows(copy, jobs, indexes, ids, now, dependedOn);
 				copy.endCopy();
 			}
 			finally {
@@ -63,8 +70,9 @@ public final class PostgresJobCopy {
 		}
 	}
 
-	private static void writeRows(CopyIn copy, List<NewJob> jobs, int[] indexes, Long[] ids, Instant now)
-			throws SQLException {
+	/** @param dependedOn whether the rows carry {@code has_dependents}: only when a job of them has dependents */
+	private static void writeRows(CopyIn copy, List<NewJob> jobs, int[] indexes, Long[] ids, Instant now,
+			boolean dependedOn) throws SQLException {
 		StringBuilder chunk = new StringBuilder(CHUNK_CHARS + 1024);
 		RunAtText runAtText = new RunAtText(now);
 		String createdAt = now.toString();
@@ -82,6 +90,9 @@ public final class PostgresJobCopy {
 			appendKeySlot(chunk, job.keySlot());
 			chunk.append('\t');
 			appendNullable(chunk, job.traceContext());
+			if (dependedOn) {
+				chunk.append('\t').append(job.hasDependents() ? 't' : 'f');
+			}
 			chunk.append('\n');
 			if (chunk.length() >= CHUNK_CHARS) {
 				send(copy, chunk);
