@@ -35,6 +35,7 @@ final class BatchSettler {
 
 	private final DependencyStore dependencies;
 
+	/** Where each batch's next look starts; only the promoter's thread reads and writes it. */
 	private final Map<Long, Long> unfinishedFrom = new LinkedHashMap<>(16, 0.75f, true) {
 		@Override
 		protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {

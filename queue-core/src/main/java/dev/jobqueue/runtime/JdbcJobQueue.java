@@ -15,7 +15,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-
 import dev.jobqueue.Batch;
 import dev.jobqueue.BatchCounts;
 import dev.jobqueue.DependencyFailure;

@@ -36,13 +36,13 @@ public interface DependencyStore {
 
 	/**
 	 * waiting → ready, or blocked with a concurrency key ({@link Transition#PROMOTE_WAITING}); false when it no
-	 * longer waits.
+	 * longer waits. Also a batch's callback ({@link BatchStore}).
 	 */
 	boolean promote(long id);
 
 	/**
 	 * waiting → cancelled, {@code reason} its last error ({@link Transition#CANCEL_WAITING}); false when it no longer
-	 * waits.
+	 * waits. Also a batch's callback.
 	 */
 	boolean cancel(long id, String reason);
 

@@ -43,7 +43,6 @@ final class MysqlEnqueue implements EnqueueStore {
 			                          concurrency_rate_millis, trace_context)
 			VALUES\s""";
 
-
 	/** One job's values, in the order of {@link #INSERT}'s columns and of {@link #values}. */
 	private static final String ROW = """
 			(?, ?, ?, ?, ?, ?, COALESCE(?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?, UTC_TIMESTAMP(6), ?, ?, ?, ?, ?)""";
