@@ -16,9 +16,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.JobState;
+import dev.jobqueue.store.NewJob;
 import dev.jobqueue.support.QueueFixture;
 import dev.jobqueue.support.TestDatabase;
 
@@ -53,6 +55,28 @@ public abstract class EnqueueContractTest {
 		assertThat(job.attempt()).isZero();
 		assertThat(QueueFixture.JSON.readValue(job.payload(), Greeting.class)).isEqualTo(new Greeting("Ada", 2));
 		assertThat(job.createdAt()).isNotNull();
+	}
+
+	/**
+	 * The store's bulk insert marks the jobs that others run after as its single insert does, with or without a unique
+	 * key, and leaves the others unmarked, in one call that mixes them.
+	 */
+	@Test
+	void manyJobsAtOnceAreMarkedAsDependedOnAsOneAtATimeWouldBe() {
+		List<NewJob> jobs = List.of(newJob(null, false), newJob(null, true), newJob(null, true), newJob("k-a", true),
+				newJob("k-b", false), newJob(null, false));
+
+		List<Long> ids = fixture.store().enqueues().enqueueAll(jobs).stream().map(EnqueueResult::id).toList();
+
+		assertThat(ids).hasSize(6);
+		assertThat(fixture.jdbc().sql("SELECT id FROM jobqueue_job WHERE has_dependents ORDER BY id")
+			.query(Long.class)
+			.list()).containsExactly(ids.get(1), ids.get(2), ids.get(3));
+	}
+
+	private static NewJob newJob(String uniqueKey, boolean hasDependents) {
+		return new NewJob("default", "greet", "{\"name\":\"Ada\",\"count\":1}", 1, 5, null, Duration.ZERO, 3,
+				uniqueKey).withDependencies(new NewJob.Dependencies(List.of(), true, hasDependents));
 	}
 
 	@Test
