@@ -44,6 +44,9 @@ final class DependencyPromoter implements AutoCloseable {
 	/** How many unfinished batches one stretch of the sweep settles. */
 	static final int SWEEP_BATCHES = 100;
 
+	/** How long {@link #close} waits for a statement under way to end. */
+	private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
 	private final DependencyStore store;
 
 	private final BatchStore batches;
@@ -261,8 +264,8 @@ final class DependencyPromoter implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the thread, waiting up to 5 s for a statement under way to end, as the key promoter does: once closed,
-	 * nothing of this node reads or writes the tables.
+	 * Stops the thread, waiting up to {@link #CLOSE_WAIT} for a statement under way to end, as the key promoter does:
+	 * once closed, nothing of this node reads or writes the tables.
 	 */
 	@Override
 	public void close() {
@@ -274,7 +277,7 @@ final class DependencyPromoter implements AutoCloseable {
 		if (stopping != null) {
 			stopping.shutdownNow();
 			try {
-				stopping.awaitTermination(5, TimeUnit.SECONDS);
+				stopping.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
