@@ -1,6 +1,5 @@
 package dev.jobqueue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -61,7 +60,7 @@ public final class EnqueueOptions {
 
 	private final Integer maxAttempts;
 
-	private final String uniqueKey;
+	private final Unique unique;
 
 	private final Integer payloadVersion;
 
@@ -72,14 +71,14 @@ public final class EnqueueOptions {
 	private final DependencyFailure dependencyFailure;
 
 	private EnqueueOptions(String queue, int priority, Instant runAt, Duration delay, Integer maxAttempts,
-			String uniqueKey, Integer payloadVersion, String concurrencyKey, List<Long> after,
+			Unique unique, Integer payloadVersion, String concurrencyKey, List<Long> after,
 			DependencyFailure dependencyFailure) {
 		this.queue = queue;
 		this.priority = priority;
 		this.runAt = runAt;
 		this.delay = delay;
 		this.maxAttempts = maxAttempts;
-		this.uniqueKey = uniqueKey;
+		this.unique = unique;
 		this.payloadVersion = payloadVersion;
 		this.concurrencyKey = concurrencyKey;
 		this.after = after;
@@ -97,7 +96,7 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions queue(String queue) {
 		return new EnqueueOptions(QueueNames.requireValid(queue, "queue"), priority, runAt, delay, maxAttempts,
-				uniqueKey, payloadVersion, concurrencyKey,
+				unique, payloadVersion, concurrencyKey,
 				after, dependencyFailure);
 	}
 
@@ -105,7 +104,7 @@ public final class EnqueueOptions {
 	public EnqueueOptions priority(int priority) {
 		Validate.isTrue(priority >= HIGHEST_PRIORITY && priority <= LOWEST_PRIORITY, "priority",
 				"must be between 0 and 9, was " + priority);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, dependencyFailure);
 	}
 
@@ -117,7 +116,7 @@ public final class EnqueueOptions {
 		Validate.isTrue(runAt != null, "runAt", "must not be null");
 		Validate.isTrue(!runAt.isBefore(EARLIEST_RUN_AT) && !runAt.isAfter(LATEST_RUN_AT), "runAt",
 				() -> "must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT + ", was " + runAt);
-		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, uniqueKey, payloadVersion, concurrencyKey,
+		return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, unique, payloadVersion, concurrencyKey,
 				after, dependencyFailure);
 	}
 
@@ -130,25 +129,35 @@ public final class EnqueueOptions {
 		Validate.isTrue(delay != null && !delay.isNegative(), "delay", "must not be negative, was " + delay);
 		Validate.isTrue(delay.compareTo(MAX_DELAY) <= 0, "delay",
 				() -> "must be at most " + MAX_DELAY + " (1000 years), was " + delay);
-		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, uniqueKey, payloadVersion, concurrencyKey,
+		return new EnqueueOptions(queue, priority, null, delay, maxAttempts, unique, payloadVersion, concurrencyKey,
 				after, dependencyFailure);
 	}
 
 	/** Executions before the job is dead; by default the handler's retry policy decides. */
 	public EnqueueOptions maxAttempts(int maxAttempts) {
 		Validate.isTrue(maxAttempts >= 1, "maxAttempts", "must be at least 1, was " + maxAttempts);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, dependencyFailure);
 	}
 
 	/**
-	 * At most one unfinished (ready or running) job has this key: enqueueing another returns the
-	 * existing job's id and writes nothing. At most {@link #MAX_UNIQUE_KEY_BYTES} bytes of UTF-8, well
-	 * under what PostgreSQL's unique index can hold (about 2700 bytes), without U+0000.
+	 * {@link #unique(Unique)} by this key: {@code unique(Unique.byKey(uniqueKey))}. At most
+	 * {@link #MAX_UNIQUE_KEY_BYTES} bytes of UTF-8, well under what PostgreSQL's unique index can hold (about 2700
+	 * bytes), without U+0000.
 	 */
 	public EnqueueOptions uniqueKey(String uniqueKey) {
-		requireKey(uniqueKey, "uniqueKey", MAX_UNIQUE_KEY_BYTES);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return unique(Unique.byKey(uniqueKey));
+	}
+
+	/**
+	 * At most one job of the kind holds this uniqueness at a time ({@link Unique} says which jobs count). Enqueue such
+	 * a job with {@link JobQueue#enqueueUnique}, which says whether a job held it already and names that job;
+	 * {@link JobQueue#enqueue} throws {@link DuplicateJobException} then. Either writes nothing for a duplicate.
+	 * Replaces an earlier unique key.
+	 */
+	public EnqueueOptions unique(Unique unique) {
+		Validate.isTrue(unique != null, "unique", "must not be null");
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, dependencyFailure);
 	}
 
@@ -159,7 +168,7 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions payloadVersion(int payloadVersion) {
 		Validate.isTrue(payloadVersion >= 1, "payloadVersion", "must be at least 1, was " + payloadVersion);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, dependencyFailure);
 	}
 
@@ -174,11 +183,11 @@ public final class EnqueueOptions {
 	 * takes none.
 	 */
 	public EnqueueOptions concurrencyKey(String concurrencyKey) {
-		requireKey(concurrencyKey, "concurrencyKey", MAX_CONCURRENCY_KEY_BYTES);
+		Validate.key(concurrencyKey, "concurrencyKey", MAX_CONCURRENCY_KEY_BYTES);
 		Validate.isTrue(!concurrencyKey.startsWith(KIND_KEY_PREFIX), "concurrencyKey",
 				() -> "must not start with '" + KIND_KEY_PREFIX + "', the prefix of kinds' cluster-wide limits, was "
 						+ concurrencyKey);
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, dependencyFailure);
 	}
 
@@ -202,7 +211,7 @@ public final class EnqueueOptions {
 		List<Long> distinct = List.copyOf(new LinkedHashSet<>(jobIds));
 		Validate.isTrue(distinct.size() <= MAX_DEPENDENCIES, "after",
 				() -> "must name at most " + MAX_DEPENDENCIES + " jobs, named " + distinct.size());
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, distinct, dependencyFailure);
 	}
 
@@ -212,15 +221,8 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions whenDependencyFails(DependencyFailure policy) {
 		Validate.isTrue(policy != null, "whenDependencyFails", "must not be null");
-		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, uniqueKey, payloadVersion,
+		return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts, unique, payloadVersion,
 				concurrencyKey, after, policy);
-	}
-
-	private static void requireKey(String key, String option, int maxBytes) {
-		Validate.noNul(Validate.notBlank(key, option), option);
-		int bytes = key.getBytes(StandardCharsets.UTF_8).length;
-		Validate.isTrue(bytes <= maxBytes, option,
-				() -> "must be at most " + maxBytes + " bytes of UTF-8, was " + bytes);
 	}
 
 	public String queue() {
@@ -243,8 +245,9 @@ public final class EnqueueOptions {
 		return maxAttempts;
 	}
 
-	public String uniqueKey() {
-		return uniqueKey;
+	/** What makes the job a duplicate, or {@code null} when any number of such jobs may be enqueued. */
+	public Unique unique() {
+		return unique;
 	}
 
 	public Integer payloadVersion() {

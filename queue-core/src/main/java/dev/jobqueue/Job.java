@@ -12,6 +12,8 @@ import java.util.List;
  * @param lastError message and stack trace of the latest failure, or {@code null}; cleared when the job
  *        succeeds (earlier failures stay in {@code errors})
  * @param runAt when the job is (or was) due
+ * @param uniqueKey the unique key as stored and compared ({@link Unique}): the key given, or {@code payload:} and a
+ *        hash of payload fields, followed by {@code @} and the start of its period with one; or {@code null}
  * @param errors the job's failures, oldest first: the latest {@link AttemptError#MAX_ENTRIES}
  * @param concurrencyKey the concurrency key it was enqueued with ({@code kind:<kind>} for a kind with a
  *        cluster-wide limit), or {@code null}

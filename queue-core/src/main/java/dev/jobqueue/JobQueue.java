@@ -27,8 +27,10 @@ public interface JobQueue {
 	}
 
 	/**
-	 * Enqueues a job and returns its id, or the id of the unfinished job of the same kind that already
-	 * holds {@link EnqueueOptions#uniqueKey(String) the unique key}.
+	 * Enqueues a job and returns its id. A job with a {@link EnqueueOptions#unique unique key} that another job
+	 * holds is not written: for such a duplicate this throws, where {@link #enqueueUnique} returns the holder.
+	 * @throws DuplicateJobException when a job of the same kind holds the job's unique key, naming it; nothing is
+	 * written, and the caller's transaction goes on
 	 * @throws IllegalArgumentException for a blank or unknown kind (one that no handler of this application
 	 * serves and that was not declared external), a kind holding U+0000, a payload that does not fit the
 	 * kind's handler (see above, naming both types), or a payload that cannot be written as JSON, is too
@@ -48,8 +50,9 @@ public interface JobQueue {
 	}
 
 	/**
-	 * Enqueues a job with a unique key and says whether it was inserted or an unfinished job of the same
-	 * kind held the key already (then nothing is written and the result names that job).
+	 * Enqueues a job with a unique key ({@link EnqueueOptions#unique}) and says whether it was inserted or a job of
+	 * the same kind held the key already: then nothing is written and the result names the holder. The way to
+	 * enqueue where a duplicate is an expected outcome, such as a deduplicated sync; {@link #enqueue} throws for one.
 	 * @throws IllegalArgumentException when {@code options} has no unique key, and as
 	 * {@link #enqueue(String, Object, EnqueueOptions)}
 	 */
@@ -60,8 +63,21 @@ public interface JobQueue {
 		return enqueueUnique(kindOf(args), args, options);
 	}
 
-	/** Enqueues many jobs in one round trip per batch; the ids come back in the order given. */
+	/**
+	 * Enqueues many jobs in one round trip per batch, all or nothing; the ids come back in the order given.
+	 * @throws DuplicateJobException when a job of the same kind holds the unique key of one of them (one written
+	 * earlier in the list included), naming the first such; none of the jobs is written then
+	 * @throws IllegalArgumentException as {@link #enqueue(String, Object, EnqueueOptions)} does for any of them
+	 */
 	List<Long> enqueueAll(List<NewJobRequest> jobs);
+
+	/**
+	 * {@link #enqueueAll} for jobs with unique keys, where duplicates are expected: each result says whether its job
+	 * was inserted or names the job that held its key (one earlier in the list included), in the order given. The
+	 * others are written whatever their neighbours' outcomes.
+	 * @throws IllegalArgumentException as {@link #enqueue(String, Object, EnqueueOptions)} does for any of them
+	 */
+	List<EnqueueResult> enqueueAllUnique(List<NewJobRequest> jobs);
 
 	Optional<Job> find(long id);
 

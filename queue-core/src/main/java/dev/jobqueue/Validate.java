@@ -1,5 +1,6 @@
 package dev.jobqueue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -30,6 +31,14 @@ final class Validate {
 	/** PostgreSQL text cannot hold U+0000, and a value one database refuses is refused on every one. */
 	static String noNul(String value, String option) {
 		isTrue(value.indexOf('\u0000') < 0, option, "must not hold the character U+0000");
+		return value;
+	}
+
+	/** A key: not blank, without U+0000, at most {@code maxBytes} bytes of UTF-8. */
+	static String key(String value, String option, int maxBytes) {
+		noNul(notBlank(value, option), option);
+		int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+		isTrue(bytes <= maxBytes, option, () -> "must be at most " + maxBytes + " bytes of UTF-8, was " + bytes);
 		return value;
 	}
 

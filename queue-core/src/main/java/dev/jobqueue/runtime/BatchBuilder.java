@@ -61,7 +61,7 @@ final class BatchBuilder implements Batch {
 		require(options != null, () -> what + " needs options");
 		require(options.after().isEmpty(), () -> what + " cannot run after other jobs (after): a batch's callbacks "
 				+ "wait for the batch, and its jobs for nothing");
-		require(options.uniqueKey() == null, () -> what + " cannot have a unique key: a duplicate would not be "
+		require(options.unique() == null, () -> what + " cannot have a unique key: a duplicate would not be "
 				+ "enqueued, and the batch would go without it");
 		return new Entry(kind, payload, options);
 	}

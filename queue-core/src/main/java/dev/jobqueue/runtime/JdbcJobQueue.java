@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import dev.jobqueue.Batch;
 import dev.jobqueue.BatchCounts;
 import dev.jobqueue.DependencyFailure;
+import dev.jobqueue.DuplicateJobException;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.EnqueuedBatch;
@@ -34,6 +35,7 @@ import dev.jobqueue.Node;
 import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.Schedules;
+import dev.jobqueue.Unique;
 import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.Workflow;
 import dev.jobqueue.store.BatchStore;
@@ -54,6 +56,8 @@ public final class JdbcJobQueue implements JobQueue {
 	private final JsonMapper json;
 
 	private final PayloadWriter payloads;
+
+	private final UniqueKeys uniqueKeys;
 
 	private final HandlerRegistry handlers;
 
@@ -136,6 +140,7 @@ public final class JdbcJobQueue implements JobQueue {
 		this.store = store;
 		this.json = json;
 		this.payloads = new PayloadWriter(json, settings);
+		this.uniqueKeys = new UniqueKeys(json);
 		this.handlers = handlers;
 		this.defaultRetryPolicy = settings.retryPolicy();
 		this.listener = listener;
@@ -162,13 +167,19 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public long enqueue(String kind, Object payload, EnqueueOptions options) {
-		return insert(newJob(kind, payload, options, this::acceptedHandler)).id();
+		NewJob job = newJob(kind, payload, options, this::acceptedHandler);
+		EnqueueResult result = insert(job);
+		if (result.duplicate()) {
+			throw new DuplicateJobException(job.kind(), job.uniqueKey(), result.id());
+		}
+		return result.id();
 	}
 
 	@Override
 	public EnqueueResult enqueueUnique(String kind, Object payload, EnqueueOptions options) {
-		require(options != null && options.uniqueKey() != null,
-				() -> "enqueueUnique needs options with a uniqueKey; without one every enqueue inserts, use enqueue");
+		require(options != null && options.unique() != null,
+				() -> "enqueueUnique needs options with a unique key (uniqueKey or unique); without one every "
+						+ "enqueue inserts, use enqueue");
 		return insert(newJob(kind, payload, options, this::acceptedHandler));
 	}
 
@@ -201,23 +212,54 @@ public final class JdbcJobQueue implements JobQueue {
 	 */
 	@Override
 	public List<Long> enqueueAll(List<NewJobRequest> requests) {
+		List<NewJob> jobs = newJobs(requests, "enqueueAll");
+		if (jobs.stream().allMatch(job -> job.uniqueKey() == null)) {
+			return insertAll(jobs, this::write).stream().map(EnqueueResult::id).toList();
+		}
+		// A duplicate undoes the jobs written before it: the check runs inside the batch's own savepoint.
+		return insertAll(jobs, unwritten -> store.dependencies().inOneTransaction(() -> {
+			List<EnqueueResult> results = write(unwritten);
+			for (int i = 0; i < results.size(); i++) {
+				if (results.get(i).duplicate()) {
+					throw new DuplicateJobException(unwritten.get(i).kind(), unwritten.get(i).uniqueKey(),
+							results.get(i).id());
+				}
+			}
+			return results;
+		})).stream().map(EnqueueResult::id).toList();
+	}
+
+	@Override
+	public List<EnqueueResult> enqueueAllUnique(List<NewJobRequest> requests) {
+		return insertAll(newJobs(requests, "enqueueAllUnique"), this::write);
+	}
+
+	/** Looks each kind up once per call rather than once per job. */
+	private List<NewJob> newJobs(List<NewJobRequest> requests, String method) {
 		Map<String, Optional<JobHandlerDefinition>> handlerByKind = new HashMap<>();
 		Function<String, Optional<JobHandlerDefinition>> lookup = kind -> handlerByKind.computeIfAbsent(kind,
 				this::acceptedHandler);
 		List<NewJob> jobs = new ArrayList<>(requests.size());
 		for (NewJobRequest request : requests) {
 			NewJob job = newJob(request.kind(), request.payload(), request.options(), lookup);
-			require(!job.dependencies().waits(), () -> "enqueueAll takes no jobs that run after others (after): "
+			require(!job.dependencies().waits(), () -> method + " takes no jobs that run after others (after): "
 					+ "enqueue them with enqueue, or a graph of them with workflow()");
 			jobs.add(job);
 		}
-		return insertAll(jobs).stream().map(EnqueueResult::id).toList();
+		return jobs;
 	}
 
-	/** Writes the jobs together; wakes each queue once, as {@link #insert} does for one job. */
-	private List<EnqueueResult> insertAll(List<NewJob> jobs) {
-		List<EnqueueResult> results = traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind),
-				jobs.size(), context -> store.enqueues().enqueueAll(withTraceContext(jobs, context)));
+	private List<EnqueueResult> write(List<NewJob> jobs) {
+		return traces.enqueue(common(jobs, NewJob::queue), common(jobs, NewJob::kind), jobs.size(),
+				context -> store.enqueues().enqueueAll(withTraceContext(jobs, context)));
+	}
+
+	/**
+	 * Writes the jobs together through {@code writer}; counts what it inserted and wakes each queue once, as
+	 * {@link #insert} does for one job, only once it has returned.
+	 */
+	private List<EnqueueResult> insertAll(List<NewJob> jobs, Function<List<NewJob>, List<EnqueueResult>> writer) {
+		List<EnqueueResult> results = writer.apply(jobs);
 		Set<String> queues = new LinkedHashSet<>();
 		Set<String> keys = new LinkedHashSet<>();
 		for (int i = 0; i < jobs.size(); i++) {
@@ -318,7 +360,7 @@ public final class JdbcJobQueue implements JobQueue {
 			Optional<Long> onFinishId = onFinish.map(this::insertCallback);
 			Optional<Long> onFailureId = onFailure.map(this::insertCallback);
 			long batchId = batches.create(jobs.size());
-			List<Long> ids = insertAll(jobs).stream().map(EnqueueResult::id).toList();
+			List<Long> ids = insertAll(jobs, this::write).stream().map(EnqueueResult::id).toList();
 			batches.add(batchId, BatchStore.Role.member, ids);
 			onFinishId.ifPresent(id -> batches.add(batchId, BatchStore.Role.on_finish, List.of(id)));
 			onFailureId.ifPresent(id -> batches.add(batchId, BatchStore.Role.on_failure, List.of(id)));
@@ -356,8 +398,8 @@ public final class JdbcJobQueue implements JobQueue {
 			return true;
 		}
 		store.reads().holderOfUniqueKey(id).ifPresent(holder -> {
-			throw new IllegalStateException("job " + id + " stays dead: its unique key is held by unfinished job "
-					+ holder + "; retry it once that job has finished");
+			throw new IllegalStateException("job " + id + " stays dead: its unique key is held by job "
+					+ holder + "; retry it once that job no longer holds it");
 		});
 		return false;
 	}
@@ -476,11 +518,15 @@ public final class JdbcJobQueue implements JobQueue {
 		int payloadVersion = options.payloadVersion() != null ? options.payloadVersion()
 				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
 		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
-		return new NewJob(queue, kind, payloads.write(kind, payload, handler), payloadVersion, options.priority(),
-				options.runAt(), delay, maxAttempts, options.uniqueKey(),
-				kindLimits.keySlot(kind, options.concurrencyKey(), handler))
+		String json = payloads.write(kind, payload, handler);
+		Unique unique = options.unique();
+		String uniqueKey = unique == null ? null
+				: uniqueKeys.storedKey(unique, json, options.runAt() != null ? options.runAt() : Instant.now().plus(delay));
+		return new NewJob(queue, kind, json, payloadVersion, options.priority(), options.runAt(), delay, maxAttempts,
+				uniqueKey, kindLimits.keySlot(kind, options.concurrencyKey(), handler))
 			.withDependencies(new NewJob.Dependencies(options.after(),
-					options.dependencyFailure() == DependencyFailure.CANCEL, false));
+					options.dependencyFailure() == DependencyFailure.CANCEL, false))
+			.withUniqueStates(unique == null ? List.of() : unique.finishedStates());
 	}
 
 	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */

@@ -21,7 +21,7 @@ public final class JobSchema {
 	 * The schema version this code reads and writes: that of the last migration, which records it in
 	 * {@code jobqueue_schema_version}.
 	 */
-	public static final int VERSION = 36;
+	public static final int VERSION = 37;
 
 	private static final Logger log = LoggerFactory.getLogger(JobSchema.class);
 

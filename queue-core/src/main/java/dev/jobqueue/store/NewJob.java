@@ -2,7 +2,10 @@ package dev.jobqueue.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+
+import dev.jobqueue.JobState;
 
 /**
  * A job ready to be written: options resolved, payload already JSON. Exactly one of {@code runAt}
@@ -15,10 +18,12 @@ import java.util.List;
  * @param traceContext the propagation fields of the enqueue's span as a JSON object, or {@code null}: handed back
  * with the claimed job, so that its executions join the enqueue's trace
  * @param dependencies the jobs it runs after, and whether jobs will run after it
+ * @param uniqueStates the finished states it also holds its unique key in, as {@link TransitionSql#uniqueStates}
+ * writes them; 0 for none
  */
 public record NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
 		Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext,
-		Dependencies dependencies) {
+		Dependencies dependencies, int uniqueStates) {
 
 	/**
 	 * Where a job stands in a workflow.
@@ -79,6 +84,14 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		}
 	}
 
+	/** A job that holds its unique key, if any, only while unfinished. */
+	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
+			Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext,
+			Dependencies dependencies) {
+		this(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
+				traceContext, dependencies, 0);
+	}
+
 	/** A job outside any workflow. */
 	public NewJob(String queue, String kind, String payload, int payloadVersion, int priority, Instant runAt,
 			Duration delay, int maxAttempts, String uniqueKey, KeySlot keySlot, String traceContext) {
@@ -108,18 +121,41 @@ public record NewJob(String queue, String kind, String payload, int payloadVersi
 		if (payloadVersion < 1) {
 			throw new IllegalArgumentException("payloadVersion must be at least 1, was " + payloadVersion);
 		}
+		if (uniqueStates != 0 && uniqueKey == null) {
+			throw new IllegalArgumentException("uniqueStates need a unique key");
+		}
 	}
 
 	/** The same job, written with {@code traceContext}. */
 	public NewJob withTraceContext(String traceContext) {
 		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
-				traceContext, dependencies);
+				traceContext, dependencies, uniqueStates);
 	}
 
 	/** The same job, in a workflow as {@code dependencies} say. */
 	public NewJob withDependencies(Dependencies dependencies) {
 		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
-				traceContext, dependencies);
+				traceContext, dependencies, uniqueStates);
+	}
+
+	/** The same job, holding its unique key also in these finished states. */
+	public NewJob withUniqueStates(Collection<JobState> finishedStates) {
+		return new NewJob(queue, kind, payload, payloadVersion, priority, runAt, delay, maxAttempts, uniqueKey, keySlot,
+				traceContext, dependencies, TransitionSql.uniqueStates(finishedStates));
+	}
+
+	/**
+	 * Which of the optional columns its insert writes, as an index into a dialect's four insert statements: 2 for
+	 * {@code has_dependents}, plus 1 for {@code unique_states}. Other jobs leave them to their defaults, so that their
+	 * statements stay those of a schema without them.
+	 */
+	public int optionalColumns() {
+		return (hasDependents() ? 2 : 0) + (uniqueStates != 0 ? 1 : 0);
+	}
+
+	/** {@link #uniqueStates} as bound: null for 0, as the column's default. */
+	public Integer uniqueStatesColumn() {
+		return uniqueStates == 0 ? null : uniqueStates;
 	}
 
 	/**

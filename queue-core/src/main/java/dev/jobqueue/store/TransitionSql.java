@@ -1,5 +1,10 @@
 package dev.jobqueue.store;
 
+import java.util.Collection;
+import java.util.List;
+
+import dev.jobqueue.JobState;
+
 /**
  * The rules of {@link Transition} that a statement must apply in the database, row by row and atomically with its write. Columns
  * are qualified by the alias given, or unqualified for an empty one. Both renderings write the same rule; they
@@ -109,6 +114,42 @@ public final class TransitionSql {
 	 */
 	public String unfinished(String alias) {
 		return column(alias, "state") + " IN ('waiting', 'blocked', 'ready', 'running')";
+	}
+
+	/**
+	 * The finished states a job may also hold its unique key in ({@link dev.jobqueue.Unique#alsoFinished}), in the
+	 * order of their bits in its {@code unique_states} column: the first is 1, the next 2, the last 4.
+	 */
+	public static final List<JobState> FINISHED_HOLDING_STATES = List.of(JobState.succeeded, JobState.dead,
+			JobState.cancelled);
+
+	/** The {@code unique_states} a job holding its key also in these finished states is written with; 0 for none. */
+	public static int uniqueStates(Collection<JobState> finishedStates) {
+		int bits = 0;
+		for (JobState state : finishedStates) {
+			int index = FINISHED_HOLDING_STATES.indexOf(state);
+			if (index < 0) {
+				throw new IllegalArgumentException(state + " is no finished state");
+			}
+			bits |= 1 << index;
+		}
+		return bits;
+	}
+
+	/**
+	 * Whether the row holds its unique key: unfinished ({@link #unfinished}), or in a finished state its
+	 * {@code unique_states} names. A null {@code unique_states}, every job's but those enqueued with finished states,
+	 * leaves the expression null, which a partial index and a WHERE take as false. Word for word the predicate of the
+	 * unique keys' index on PostgreSQL and SQLite, and of MySQL's generated {@code unfinished_unique_key}: the conflict
+	 * clauses repeat it, and the migrations are checked against it.
+	 */
+	public String holdsUniqueKey(String alias) {
+		StringBuilder bits = new StringBuilder("CASE ").append(column(alias, "state"));
+		for (int i = 0; i < FINISHED_HOLDING_STATES.size(); i++) {
+			bits.append(" WHEN '").append(FINISHED_HOLDING_STATES.get(i).name()).append("' THEN ").append(1 << i);
+		}
+		bits.append(" ELSE 0 END");
+		return "(" + unfinished(alias) + " OR (" + column(alias, "unique_states") + " & " + bits + ") <> 0)";
 	}
 
 	/** A boolean as a statement binds it: {@code 1} or {@code 0} on SQLite, as it is elsewhere. */

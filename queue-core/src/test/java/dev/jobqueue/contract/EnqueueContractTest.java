@@ -2,6 +2,7 @@ package dev.jobqueue.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.DuplicateJobException;
 import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.Job;
@@ -89,14 +91,34 @@ public abstract class EnqueueContractTest {
 	}
 
 	@Test
-	void aSecondJobWithAnUnfinishedJobsUniqueKeyReturnsTheFirstIdAndInsertsNothing() {
+	void aSecondJobWithAHeldUniqueKeyIsRefusedByEnqueueAndNamedByEnqueueUniqueWritingNothing() {
 		EnqueueOptions unique = EnqueueOptions.defaults().uniqueKey("report-42");
 		long first = fixture.queue().enqueue("greet", new Greeting("Ada", 1), unique);
-		long second = fixture.queue().enqueue("greet", new Greeting("Bob", 2), unique);
 
-		assertThat(second).isEqualTo(first);
+		assertThatThrownBy(() -> fixture.queue().enqueue("greet", new Greeting("Bob", 2), unique))
+			.isInstanceOfSatisfying(DuplicateJobException.class, duplicate -> {
+				assertThat(duplicate.holderId()).isEqualTo(first);
+				assertThat(duplicate.uniqueKey()).isEqualTo("report-42");
+			});
+		assertThat(fixture.queue().enqueueUnique("greet", new Greeting("Cy", 3), unique))
+			.isEqualTo(new EnqueueResult(first, false));
 		assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(1);
 		assertThat(fixture.job(first).payload()).contains("Ada");
+	}
+
+	@Test
+	void enqueueAllWithAHeldUniqueKeyWritesNoneOfItsJobs() {
+		long existing = fixture.queue().enqueue("greet", new Greeting("Old", 0),
+				EnqueueOptions.defaults().uniqueKey("taken"));
+		List<NewJobRequest> requests = List.of(new NewJobRequest("greet", new Greeting("a", 0)),
+				new NewJobRequest("greet", new Greeting("b", 1), EnqueueOptions.defaults().uniqueKey("fresh")),
+				new NewJobRequest("greet", new Greeting("c", 2), EnqueueOptions.defaults().uniqueKey("taken")));
+
+		assertThatThrownBy(() -> fixture.queue().enqueueAll(requests))
+			.isInstanceOfSatisfying(DuplicateJobException.class,
+					duplicate -> assertThat(duplicate.holderId()).isEqualTo(existing));
+		assertThat(fixture.jdbc().sql("SELECT count(*) FROM jobqueue_job").query(Long.class).single()).isEqualTo(1);
+		assertThat(fixture.queue().enqueueAll(requests.subList(0, 2))).hasSize(2);
 	}
 
 	@Test
@@ -109,7 +131,7 @@ public abstract class EnqueueContractTest {
 	}
 
 	@Test
-	void enqueueAllReturnsIdsInTheOrderGivenAndHonoursUniqueKeys() {
+	void enqueueAllUniqueReturnsIdsInTheOrderGivenAndHonoursUniqueKeys() {
 		long existing = fixture.queue().enqueue("greet", new Greeting("Old", 0),
 				EnqueueOptions.defaults().uniqueKey("k-2"));
 		List<NewJobRequest> requests = IntStream.range(0, 5)
@@ -117,7 +139,7 @@ public abstract class EnqueueContractTest {
 					i == 2 ? EnqueueOptions.defaults().uniqueKey("k-2") : EnqueueOptions.defaults().priority(i)))
 			.toList();
 
-		List<Long> ids = fixture.queue().enqueueAll(requests);
+		List<Long> ids = fixture.queue().enqueueAllUnique(requests).stream().map(EnqueueResult::id).toList();
 
 		assertThat(ids).hasSize(5).doesNotHaveDuplicates();
 		assertThat(ids.get(2)).isEqualTo(existing);
@@ -151,7 +173,7 @@ public abstract class EnqueueContractTest {
 	}
 
 	@Test
-	void enqueueAllMixingUniqueKeysReturnsIdsInInputOrderAndDedupesAlsoWithinTheBatch() {
+	void enqueueAllUniqueMixingUniqueKeysReturnsIdsInInputOrderAndDedupesAlsoWithinTheBatch() {
 		long existing = fixture.queue().enqueue("greet", new Greeting("Old", 0),
 				EnqueueOptions.defaults().uniqueKey("taken"));
 		List<NewJobRequest> requests = List.of(
@@ -162,10 +184,12 @@ public abstract class EnqueueContractTest {
 				new NewJobRequest("greet", new Greeting("e", 4), EnqueueOptions.defaults().uniqueKey("fresh")),
 				new NewJobRequest("greet", new Greeting("f", 5)));
 
-		List<Long> ids = fixture.queue().enqueueAll(requests);
+		List<EnqueueResult> results = fixture.queue().enqueueAllUnique(requests);
+		List<Long> ids = results.stream().map(EnqueueResult::id).toList();
 
 		assertThat(ids.get(3)).isEqualTo(existing);
 		assertThat(ids.get(4)).isEqualTo(ids.get(1));
+		assertThat(results).extracting(EnqueueResult::duplicate).containsExactly(false, false, false, true, true, false);
 		List<Long> inserted = List.of(ids.get(0), ids.get(1), ids.get(2), ids.get(5));
 		assertThat(inserted).isSorted().doesNotHaveDuplicates().allMatch(id -> id > existing);
 		for (int i : new int[] { 0, 1, 2, 5 }) {

@@ -59,8 +59,8 @@ public abstract class RetryDeadContractTest {
 
 		Long after = fixture.transactions().execute(status -> {
 			assertThatIllegalStateException().isThrownBy(() -> fixture.queue().retry(dead))
-				.withMessage("job " + dead + " stays dead: its unique key is held by unfinished job " + holder
-						+ "; retry it once that job has finished");
+				.withMessage("job " + dead + " stays dead: its unique key is held by job " + holder
+						+ "; retry it once that job no longer holds it");
 			return fixture.queue().enqueue("greet", new Greeting("after", 3));
 		});
 

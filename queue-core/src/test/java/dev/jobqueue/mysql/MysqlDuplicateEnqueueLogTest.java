@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 
 import ch.qos.logback.classic.Level;
 import dev.jobqueue.EnqueueOptions;
+import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.JobQueue.NewJobRequest;
 import dev.jobqueue.support.LogCapture;
 import dev.jobqueue.support.MysqlTestDatabase;
@@ -53,12 +54,13 @@ class MysqlDuplicateEnqueueLogTest {
 		EnqueueOptions unique = EnqueueOptions.defaults().uniqueKey("report-7");
 		try (LogCapture log = new LogCapture(Logger.ROOT_LOGGER_NAME)) {
 			long first = fixture.queue().enqueue("greet", "a", unique);
-			long again = fixture.queue().enqueue("greet", "b", unique);
-			Long inTransaction = fixture.transactions().execute(status -> fixture.queue().enqueue("greet", "c", unique));
-			List<Long> all = fixture.queue()
-				.enqueueAll(List.of(new NewJobRequest("greet", "d", unique), new NewJobRequest("greet", "e")));
+			long again = fixture.queue().enqueueUnique("greet", "b", unique).id();
+			Long inTransaction = fixture.transactions()
+				.execute(status -> fixture.queue().enqueueUnique("greet", "c", unique).id());
+			List<EnqueueResult> all = fixture.queue()
+				.enqueueAllUnique(List.of(new NewJobRequest("greet", "d", unique), new NewJobRequest("greet", "e")));
 
-			assertThat(List.of(again, inTransaction, all.get(0))).containsOnly(first);
+			assertThat(List.of(again, inTransaction, all.get(0).id())).containsOnly(first);
 			assertThat(log.messagesAtLeast(Level.WARN)).isEmpty();
 		}
 	}

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A completion is the queue's hottest write, and its new row version gets an entry in every index whose
  * predicate it meets. A succeeded completion meets one index of finished rows only, {@code (queue, state,
- * finished_at)}: the (state, id) index holds cancelled and dead jobs, so succeeded ones never write to it. Told
+ * finished_at)}: the (state, id) index holds cancelled and dead jobs, so succeeded ones never write to it, and the
+ * unique keys' index takes a succeeded job only when it has a key it holds also once succeeded. Told
  * apart by the indexes' size on a table just emptied: a B-tree with no entry is its metapage alone.
  */
 class PostgresFinishedIndexEntriesTest {
@@ -49,8 +50,11 @@ class PostgresFinishedIndexEntriesTest {
 				SELECT indexname FROM pg_indexes
 				WHERE schemaname = current_schema() AND tablename = 'jobqueue_job' AND indexdef LIKE '%succeeded%'""")
 			.query(String.class)
-			.list()).as("the indexes a succeeded row may enter").containsExactly("jobqueue_job_queue_finished_idx");
+			.list()).as("the indexes a succeeded row may enter")
+			.containsExactlyInAnyOrder("jobqueue_job_queue_finished_idx", "jobqueue_job_kind_unique_key_idx");
 		assertThat(size("jobqueue_job_cancelled_dead_idx")).isEqualTo(ONE_PAGE);
+		assertThat(size("jobqueue_job_kind_unique_key_idx")).as("entered only by a job with a key held once succeeded")
+			.isEqualTo(ONE_PAGE);
 
 		long ready = jdbc.sql("SELECT id FROM jobqueue_job WHERE state = 'ready'").query(Long.class).single();
 		assertThat(store.writes().cancelAll(List.of(ready))).hasSize(1);

@@ -136,8 +136,8 @@ class JobQueueEndpointTests {
 
 				assertThat(answer).containsEntry("changed", false)
 					.containsEntry("state", JobState.dead)
-					.containsEntry("conflict", "job " + dead + " stays dead: its unique key is held by unfinished job "
-							+ holder + "; retry it once that job has finished");
+					.containsEntry("conflict", "job " + dead + " stays dead: its unique key is held by job "
+							+ holder + "; retry it once that job no longer holds it");
 			});
 	}
 

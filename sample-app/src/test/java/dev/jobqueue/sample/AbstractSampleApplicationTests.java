@@ -98,6 +98,25 @@ abstract class AbstractSampleApplicationTests {
 	}
 
 	@Test
+	void reportsAskedForWithinOneMinuteShareOneJob() {
+		long first = reportNow();
+		long second = reportNow();
+
+		Object firstKey = job(first).get("uniqueKey");
+		assertThat(firstKey).asString().startsWith("user-count@");
+		// Two asks straddle a minute's end rarely; then they are two reports of two minutes.
+		assertThat(second == first || !job(second).get("uniqueKey").equals(firstKey)).isTrue();
+	}
+
+	private long reportNow() {
+		Map<String, Object> answer = http.post().uri("/reports/now")
+			.retrieve()
+			.body(new ParameterizedTypeReference<Map<String, Object>>() {
+			});
+		return ((Number) answer.get("jobId")).longValue();
+	}
+
+	@Test
 	void aDuplicateRegistrationIsRefusedAndEnqueuesNothing() {
 		http.post().uri("/users").contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("email", "alan@example.com", "name", "Alan"))

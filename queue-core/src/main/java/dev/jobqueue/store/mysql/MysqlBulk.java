@@ -43,13 +43,13 @@ final class MysqlBulk implements OperatorWrites {
 					SELECT id, queue, concurrency_key FROM jobqueue_job j
 					WHERE j.id IN (:ids) AND j.state = 'dead'
 					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-					                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+					                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND holder.id <> j.id
 					                    AND %s)
 					  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
 					                  WHERE newer.id IN (:ids) AND newer.id > j.id AND newer.state = 'dead'
 					                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
 					ORDER BY id
-					FOR UPDATE""".formatted(TRANSITIONS.unfinished("holder")))
+					FOR UPDATE""".formatted(TRANSITIONS.holdsUniqueKey("holder")))
 				.param("ids", List.copyOf(ids))
 				.query(MysqlRows::changed)
 				.list();

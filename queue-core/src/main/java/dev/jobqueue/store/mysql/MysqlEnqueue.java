@@ -31,7 +31,7 @@ import dev.jobqueue.store.mysql.support.MysqlValues;
  * Enqueue statements on MySQL. MySQL has no {@code ON CONFLICT … DO NOTHING} that names one index, and
  * {@code INSERT IGNORE} would turn every other refusal (a CHECK, a trigger) into a warning: the insert is plain,
  * and the duplicate it may meet on the unique-key index ({@code unfinished_unique_key}, V26) is caught. A failed
- * statement on MySQL rolls back itself only, so the caller's transaction goes on. A job whose key an unfinished job
+ * statement on MySQL rolls back itself only, so the caller's transaction goes on. A job whose key another job
  * already holds is found before any insert: a duplicate is normal traffic, and MariaDB Connector/J logs every error
  * the server returns at WARN. Only an insert racing the holder's still meets the index.
  */
@@ -55,6 +55,13 @@ final class MysqlEnqueue implements EnqueueStore {
 
 	/** {@link #ROW} of {@link #INSERT_DEPENDED_ON}. */
 	private static final String ROW_DEPENDED_ON = ROW.substring(0, ROW.length() - 1) + ", TRUE)";
+
+	/**
+	 * The statement of one job by its {@link NewJob#optionalColumns()}: {@code unique_states} is written only for a
+	 * job that holds its key in finished states, bound last ({@link #values}).
+	 */
+	private static final List<String> SINGLE_INSERTS = List.of(INSERT + ROW, withUniqueStates(INSERT + ROW),
+			INSERT_DEPENDED_ON + ROW_DEPENDED_ON, withUniqueStates(INSERT_DEPENDED_ON + ROW_DEPENDED_ON));
 
 	/** The most jobs one multi-row insert carries. */
 	static final int ROWS_PER_INSERT = 2000;
@@ -84,7 +91,7 @@ final class MysqlEnqueue implements EnqueueStore {
 	@Override
 	public EnqueueResult enqueue(NewJob job) {
 		if (job.uniqueKey() != null) {
-			Optional<Long> holder = visibleHolder(job.kind(), job.uniqueKey()).flatMap(this::stillUnfinished);
+			Optional<Long> holder = visibleHolder(job.kind(), job.uniqueKey()).flatMap(this::stillHolds);
 			if (holder.isPresent()) {
 				return new EnqueueResult(holder.get(), false);
 			}
@@ -92,12 +99,11 @@ final class MysqlEnqueue implements EnqueueStore {
 		while (true) {
 			try {
 				KeyHolder keys = new GeneratedKeyHolder();
-				jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON + ROW_DEPENDED_ON : INSERT + ROW).params(values(job))
-					.update(keys);
+				jdbc.sql(SINGLE_INSERTS.get(job.optionalColumns())).params(values(job)).update(keys);
 				return new EnqueueResult(keys.getKey().longValue(), true);
 			}
 			catch (DuplicateKeyException duplicate) {
-				Optional<Long> existing = findUnfinishedByUniqueKey(job.kind(), job.uniqueKey());
+				Optional<Long> existing = findHolder(job.kind(), job.uniqueKey());
 				// The holder of the key may have finished between the two statements: then the insert can win.
 				if (existing.isPresent()) {
 					return new EnqueueResult(existing.get(), false);
@@ -224,35 +230,51 @@ final class MysqlEnqueue implements EnqueueStore {
 	}
 
 	/**
-	 * The holder, if it is unfinished in its latest committed version: the snapshot may be older than its finish,
-	 * and a finished job frees its key. A locking read by primary key, as the duplicate path takes.
+	 * The holder, if it holds the key in its latest committed version: the snapshot may be older than its finish,
+	 * and a job that finishes in a state it does not hold the key in frees it. A locking read by primary key, as the duplicate path takes.
 	 */
-	private Optional<Long> stillUnfinished(long id) {
+	private Optional<Long> stillHolds(long id) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job WHERE id = :id AND %s
-				LOCK IN SHARE MODE""".formatted(TRANSITIONS.unfinished("")))
+				LOCK IN SHARE MODE""".formatted(TRANSITIONS.holdsUniqueKey("")))
 			.param("id", id)
 			.query(Long.class)
 			.optional();
 	}
 
 	/** A locking read: it sees the latest committed holder, where the caller's snapshot might not yet. */
-	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
+	private Optional<Long> findHolder(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
 				WHERE kind = :kind AND unique_key = :uniqueKey AND %s
-				LOCK IN SHARE MODE""".formatted(TRANSITIONS.unfinished("")))
+				LOCK IN SHARE MODE""".formatted(TRANSITIONS.holdsUniqueKey("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
 			.optional();
 	}
 
+	/** The statement with {@code unique_states} last among its columns and values. */
+	private static String withUniqueStates(String insert) {
+		return insert.replaceFirst("\\)\\s+VALUES\\s", ", unique_states)\nVALUES ").replaceFirst("\\)$", ", ?)");
+	}
+
 	/**
-	 * The values of {@link #ROW}; the nullable ones typed, so that a null binds alike on both drivers, but for the
-	 * run-at time: typed as a TIMESTAMP, MySQL Connector/J dropped its fraction of a second.
+	 * The values of {@link #ROW}, then {@code unique_states} for a job that has them; the nullable ones typed, so that
+	 * a null binds alike on both drivers, but for the run-at time: typed as a TIMESTAMP, MySQL Connector/J dropped its
+	 * fraction of a second.
 	 */
 	private static List<Object> values(NewJob job) {
+		List<Object> row = rowValues(job);
+		if (job.uniqueStates() == 0) {
+			return row;
+		}
+		List<Object> withStates = new ArrayList<>(row);
+		withStates.add(job.uniqueStates());
+		return withStates;
+	}
+
+	private static List<Object> rowValues(NewJob job) {
 		return Arrays.asList(job.queue(), job.kind(), job.payload(), job.payloadVersion(), job.initialState(),
 				job.priority(), MysqlValues.parameter(job.runAt()),
 				Math.multiplyExact(job.delayMillis(), 1000L), job.maxAttempts(),

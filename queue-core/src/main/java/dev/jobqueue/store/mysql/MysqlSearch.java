@@ -95,7 +95,7 @@ final class MysqlSearch implements OperatorReads {
 				SELECT holder.id FROM jobqueue_job job
 				JOIN jobqueue_job holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
 				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id
-				  AND %s""".formatted(TRANSITIONS.unfinished("holder")))
+				  AND %s""".formatted(TRANSITIONS.holdsUniqueKey("holder")))
 			.param("id", id)
 			.query(Long.class)
 			.optional();

@@ -44,14 +44,14 @@ final class PostgresBulk implements OperatorWrites {
 				WHERE id = ANY(ARRAY(SELECT id FROM jobqueue_job WHERE id = ANY(CAST(:ids AS bigint[])) ORDER BY id FOR UPDATE))
 				  AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND holder.id <> j.id
 				                    AND %s)
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job newer
 				                  WHERE newer.id = ANY(CAST(:ids AS bigint[])) AND newer.id > j.id AND newer.state = 'dead'
 				                    AND newer.kind = j.kind AND newer.unique_key = j.unique_key)
 				RETURNING id, queue, concurrency_key,
 				          CASE WHEN :notify AND concurrency_key IS NULL THEN pg_notify('jobqueue_ready', queue) IS NULL END""".formatted(
-				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
+				TRANSITIONS.entryState(""), TRANSITIONS.holdsUniqueKey("holder")))
 			.param("ids", ids.toArray(Long[]::new))
 			.param("notify", notify)
 			.query(PostgresBulk::changed)
@@ -138,8 +138,8 @@ final class PostgresBulk implements OperatorWrites {
 				SET state = %s, attempt = 0, run_at = now(), finished_at = NULL
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job holder
-				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND %s)
-				RETURNING queue""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"));
+				                  WHERE holder.kind = j.kind AND holder.unique_key = j.unique_key AND holder.id <> j.id AND %s)
+				RETURNING queue""".formatted(TRANSITIONS.entryState(""), TRANSITIONS.holdsUniqueKey("holder"));
 		return !jdbc.sql(PostgresRows.notifyingReady(retry, notify)).param("id", id).query((rs, n) -> 1).list().isEmpty();
 	}
 }

@@ -20,6 +20,7 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.TransitionSql;
 import dev.jobqueue.store.postgres.support.PostgresJobCopy;
 import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
 
@@ -36,10 +37,11 @@ import dev.jobqueue.store.postgres.support.PostgresReadyNotifier;
 final class PostgresEnqueue implements EnqueueStore {
 
 	/**
-	 * ON CONFLICT names the partial unique index's columns and predicate so that only an unfinished job of the same
-	 * kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant, formatted
-	 * once: every enqueue sends it. {@code has_dependents} is written only for a job that others enqueued with it run
-	 * after ({@link #INSERT_DEPENDED_ON}); every other insert leaves it to its default.
+	 * ON CONFLICT names the partial unique index's columns and predicate so that only a job of the same kind with the
+	 * same key that holds it ({@link TransitionSql#holdsUniqueKey}) counts as a duplicate. Formatted once per
+	 * {@link NewJob#optionalColumns()}: every enqueue sends one. {@code has_dependents} is written only for a job that
+	 * others enqueued with it run after, {@code unique_states} only for a job that has them; every other insert leaves
+	 * them to their defaults.
 	 */
 	private static final String INSERT_TEMPLATE = """
 			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
@@ -53,10 +55,9 @@ final class PostgresEnqueue implements EnqueueStore {
 			DO NOTHING
 			RETURNING id, state = 'ready' AND run_at <= statement_timestamp() AS due""";
 
-	private static final String INSERT = INSERT_TEMPLATE.formatted("", "", TRANSITIONS.unfinished(""));
-
-	private static final String INSERT_DEPENDED_ON = INSERT_TEMPLATE.formatted(", has_dependents", ", true",
-			TRANSITIONS.unfinished(""));
+	/** {@link #INSERT_TEMPLATE} for each {@link NewJob#optionalColumns()}. */
+	private static final List<String> INSERTS = List.of(insert(false, false), insert(false, true), insert(true, false),
+			insert(true, true));
 
 	private final JdbcClient jdbc;
 
@@ -81,7 +82,7 @@ final class PostgresEnqueue implements EnqueueStore {
 			if (inserted.isPresent()) {
 				return new EnqueueResult(inserted.get(), true);
 			}
-			Optional<Long> existing = findUnfinishedByUniqueKey(job.kind(), job.uniqueKey());
+			Optional<Long> existing = findHolder(job.kind(), job.uniqueKey());
 			// The holder of the key may have finished between the two statements: then the insert can win.
 			if (existing.isPresent()) {
 				return new EnqueueResult(existing.get(), false);
@@ -89,8 +90,13 @@ final class PostgresEnqueue implements EnqueueStore {
 		}
 	}
 
+	private static String insert(boolean dependedOn, boolean uniqueStates) {
+		return INSERT_TEMPLATE.formatted((dependedOn ? ", has_dependents" : "") + (uniqueStates ? ", unique_states" : ""),
+				(dependedOn ? ", true" : "") + (uniqueStates ? ", :uniqueStates" : ""), TRANSITIONS.holdsUniqueKey(""));
+	}
+
 	private Optional<Long> insert(NewJob job) {
-		Optional<Inserted> inserted = jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON : INSERT)
+		Optional<Inserted> inserted = jdbc.sql(INSERTS.get(job.optionalColumns()))
 			.paramSource(params(job))
 			.query((rs, n) -> new Inserted(rs.getLong("id"), rs.getBoolean("due")))
 			.optional();
@@ -182,8 +188,10 @@ final class PostgresEnqueue implements EnqueueStore {
 	 */
 	private Set<Long> insertWithIds(List<NewJob> jobs, Long[] ids, Instant now) {
 		boolean dependedOn = jobs.stream().anyMatch(NewJob::hasDependents);
-		String dependentsArray = dependedOn ? ", CAST(:dependedOn AS boolean[])" : "";
-		String dependentsColumn = dependedOn ? ", has_dependents" : "";
+		boolean uniqueStates = jobs.stream().anyMatch(job -> job.uniqueStates() != 0);
+		String dependentsArray = (dependedOn ? ", CAST(:dependedOn AS boolean[])" : "")
+				+ (uniqueStates ? ", CAST(:uniqueStates AS int[])" : "");
+		String dependentsColumn = (dependedOn ? ", has_dependents" : "") + (uniqueStates ? ", unique_states" : "");
 		JdbcClient.StatementSpec statement = jdbc.sql("""
 				WITH input AS (
 				    SELECT *
@@ -209,7 +217,7 @@ final class PostgresEnqueue implements EnqueueStore {
 				ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND %s
 				DO NOTHING
 				RETURNING id""".formatted(dependentsArray, dependentsColumn, dependentsColumn, TRANSITIONS.entryState(""),
-				dependentsColumn, TRANSITIONS.unfinished("")))
+				dependentsColumn, TRANSITIONS.holdsUniqueKey("")))
 			.param("ids", ids)
 			.param("now", PostgresRows.timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE)
 			.param("queues", jobs.stream().map(NewJob::queue).toArray(String[]::new))
@@ -231,6 +239,10 @@ final class PostgresEnqueue implements EnqueueStore {
 			.param("traceContexts", jobs.stream().map(NewJob::traceContext).toArray(String[]::new));
 		if (dependedOn) {
 			statement = statement.param("dependedOn", jobs.stream().map(NewJob::hasDependents).toArray(Boolean[]::new));
+		}
+		if (uniqueStates) {
+			statement = statement.param("uniqueStates",
+					jobs.stream().map(NewJob::uniqueStatesColumn).toArray(Integer[]::new));
 		}
 		return new HashSet<>(statement.query((rs, n) -> rs.getLong(1)).list());
 	}
@@ -256,10 +268,10 @@ final class PostgresEnqueue implements EnqueueStore {
 		}
 	}
 
-	Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
+	Optional<Long> findHolder(String kind, String uniqueKey) {
 		return jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.unfinished("")))
+				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.holdsUniqueKey("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
@@ -282,6 +294,7 @@ final class PostgresEnqueue implements EnqueueStore {
 			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
 			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds())
 			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT)
-			.addValue("traceContext", job.traceContext(), Types.VARCHAR);
+			.addValue("traceContext", job.traceContext(), Types.VARCHAR)
+			.addValue("uniqueStates", job.uniqueStatesColumn(), Types.INTEGER);
 	}
 }

@@ -42,13 +42,14 @@ final class SqliteBulk implements OperatorWrites {
 				WHERE id IN (SELECT value FROM json_each(:ids)) AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.id <> jobqueue_job.id
 				                    AND %s)
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS newer
 				                  WHERE newer.id IN (SELECT value FROM json_each(:ids)) AND newer.id > jobqueue_job.id
 				                    AND newer.state = 'dead' AND newer.kind = jobqueue_job.kind
 				                    AND newer.unique_key = jobqueue_job.unique_key)
 				RETURNING id, queue, concurrency_key""".formatted(
-				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder")))
+				TRANSITIONS.entryState(""), TRANSITIONS.holdsUniqueKey("holder")))
 			.param("ids", SqliteRows.idsJson(ids))
 			.query(SqliteBulk::changed)
 			.list());
@@ -112,7 +113,8 @@ final class SqliteBulk implements OperatorWrites {
 				WHERE id = :id AND state = 'dead'
 				  AND NOT EXISTS (SELECT 1 FROM jobqueue_job AS holder
 				                  WHERE holder.kind = jobqueue_job.kind AND holder.unique_key = jobqueue_job.unique_key
+				                    AND holder.id <> jobqueue_job.id
 				                    AND %s)""".formatted(
-				TRANSITIONS.entryState(""), TRANSITIONS.unfinished("holder"))).param("id", id).update()) == 1;
+				TRANSITIONS.entryState(""), TRANSITIONS.holdsUniqueKey("holder"))).param("id", id).update()) == 1;
 	}
 }

@@ -14,16 +14,18 @@ import dev.jobqueue.EnqueueResult;
 import dev.jobqueue.store.BatchTransactions;
 import dev.jobqueue.store.EnqueueStore;
 import dev.jobqueue.store.NewJob;
+import dev.jobqueue.store.TransitionSql;
 import dev.jobqueue.store.sqlite.support.SqliteStatements;
 
 /** Enqueue statements on SQLite. */
 final class SqliteEnqueue implements EnqueueStore {
 
 	/**
-	 * The conflict target repeats the partial unique index's columns and predicate, so that only an unfinished job of
-	 * the same kind with the same key counts as a duplicate; a finished one does not block a new enqueue. A constant,
-	 * formatted once: every enqueue sends it. {@code has_dependents} is written only for a job that others enqueued
-	 * with it run after; every other insert leaves it to its default.
+	 * The conflict target repeats the partial unique index's columns and predicate, so that only a job of the same kind
+	 * with the same key that holds it ({@link TransitionSql#holdsUniqueKey}) counts as a duplicate. Formatted once per
+	 * {@link NewJob#optionalColumns()}: every enqueue sends one. {@code has_dependents} is written only for a job that
+	 * others enqueued with it run after, {@code unique_states} only for a job that has them; every other insert leaves
+	 * them to their defaults.
 	 */
 	private static final String INSERT_TEMPLATE = """
 			INSERT INTO jobqueue_job (queue, kind, payload, payload_version, state, priority, run_at, max_attempts,
@@ -37,10 +39,9 @@ final class SqliteEnqueue implements EnqueueStore {
 			DO NOTHING
 			RETURNING id""";
 
-	private static final String INSERT = INSERT_TEMPLATE.formatted("", "", TRANSITIONS.unfinished(""));
-
-	private static final String INSERT_DEPENDED_ON = INSERT_TEMPLATE.formatted(", has_dependents", ", 1",
-			TRANSITIONS.unfinished(""));
+	/** {@link #INSERT_TEMPLATE} for each {@link NewJob#optionalColumns()}. */
+	private static final List<String> INSERTS = List.of(insert(false, false), insert(false, true), insert(true, false),
+			insert(true, true));
 
 	private final JdbcClient jdbc;
 
@@ -57,19 +58,25 @@ final class SqliteEnqueue implements EnqueueStore {
 	@Override
 	public EnqueueResult enqueue(NewJob job) {
 		while (true) {
-			Optional<Long> inserted = statements.write("enqueue", () -> jdbc.sql(job.hasDependents() ? INSERT_DEPENDED_ON : INSERT)
+			Optional<Long> inserted = statements.write("enqueue", () -> jdbc
+				.sql(INSERTS.get(job.optionalColumns()))
 				.paramSource(params(job))
 				.query(Long.class)
 				.optional());
 			if (inserted.isPresent()) {
 				return new EnqueueResult(inserted.get(), true);
 			}
-			Optional<Long> existing = findUnfinishedByUniqueKey(job.kind(), job.uniqueKey());
+			Optional<Long> existing = findHolder(job.kind(), job.uniqueKey());
 			// The holder of the key may have finished between the two statements: then the insert can win.
 			if (existing.isPresent()) {
 				return new EnqueueResult(existing.get(), false);
 			}
 		}
+	}
+
+	private static String insert(boolean dependedOn, boolean uniqueStates) {
+		return INSERT_TEMPLATE.formatted((dependedOn ? ", has_dependents" : "") + (uniqueStates ? ", unique_states" : ""),
+				(dependedOn ? ", 1" : "") + (uniqueStates ? ", :uniqueStates" : ""), TRANSITIONS.holdsUniqueKey(""));
 	}
 
 	/**
@@ -90,10 +97,10 @@ final class SqliteEnqueue implements EnqueueStore {
 		});
 	}
 
-	private Optional<Long> findUnfinishedByUniqueKey(String kind, String uniqueKey) {
+	private Optional<Long> findHolder(String kind, String uniqueKey) {
 		return statements.read("find by unique key", () -> jdbc.sql("""
 				SELECT id FROM jobqueue_job
-				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.unfinished("")))
+				WHERE kind = :kind AND unique_key = :uniqueKey AND %s""".formatted(TRANSITIONS.holdsUniqueKey("")))
 			.param("kind", kind)
 			.param("uniqueKey", uniqueKey)
 			.query(Long.class)
@@ -116,6 +123,7 @@ final class SqliteEnqueue implements EnqueueStore {
 			.addValue("concurrencyLimit", job.keySlot() == null ? null : job.keySlot().limit(), Types.INTEGER)
 			.addValue("deadHolds", job.keySlot() != null && job.keySlot().deadHolds() ? 1 : 0)
 			.addValue("rateMillis", job.keySlot() == null ? null : job.keySlot().rateMillis(), Types.BIGINT)
-			.addValue("traceContext", job.traceContext(), Types.VARCHAR);
+			.addValue("traceContext", job.traceContext(), Types.VARCHAR)
+			.addValue("uniqueStates", job.uniqueStatesColumn(), Types.INTEGER);
 	}
 }

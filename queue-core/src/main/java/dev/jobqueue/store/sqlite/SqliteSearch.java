@@ -157,7 +157,7 @@ final class SqliteSearch implements OperatorReads {
 				SELECT holder.id FROM jobqueue_job AS job
 				JOIN jobqueue_job AS holder ON holder.kind = job.kind AND holder.unique_key = job.unique_key
 				WHERE job.id = :id AND job.state = 'dead' AND holder.id <> job.id AND %s""".formatted(
-				TRANSITIONS.unfinished("holder")))
+				TRANSITIONS.holdsUniqueKey("holder")))
 			.param("id", id)
 			.query(Long.class)
 			.optional());
