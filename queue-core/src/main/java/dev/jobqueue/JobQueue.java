@@ -116,8 +116,8 @@ public interface JobQueue {
 
 	/**
 	 * Puts a dead job back to ready with its attempts reset; returns whether it was dead.
-	 * @throws IllegalStateException when the dead job has a unique key that a newer unfinished job of its
-	 * kind holds, naming that job; the dead job stays dead and nothing is written
+	 * @throws IllegalStateException when the dead job has a unique key that another job of its kind holds
+	 * ({@link Unique}), naming that job; the dead job stays dead and nothing is written
 	 */
 	boolean retry(long id);
 
@@ -240,7 +240,7 @@ public interface JobQueue {
 	/**
 	 * Retries ({@link #retry(long)}) every dead job {@code query} selects (its other states are ignored), in
 	 * batches of 1,000, each a transaction of its own unless the caller's transaction is under way; returns how
-	 * many were retried. A dead job whose unique key an unfinished job holds stays dead, and so do all but the
+	 * many were retried. A dead job whose unique key another job holds stays dead, and so do all but the
 	 * newest of several dead jobs of one kind and unique key; a job with a concurrency key goes back to blocked
 	 * and waits for its key's slot, as a new one does.
 	 * @throws IllegalArgumentException for a null query

@@ -2,7 +2,6 @@ package dev.jobqueue.runtime;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -32,10 +31,8 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.JobTracing;
 import dev.jobqueue.Node;
-import dev.jobqueue.RetryPolicy;
 import dev.jobqueue.RuntimeSettings;
 import dev.jobqueue.Schedules;
-import dev.jobqueue.Unique;
 import dev.jobqueue.WorkerQueues;
 import dev.jobqueue.Workflow;
 import dev.jobqueue.store.BatchStore;
@@ -55,13 +52,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	private final JsonMapper json;
 
-	private final PayloadWriter payloads;
-
-	private final UniqueKeys uniqueKeys;
-
-	private final HandlerRegistry handlers;
-
-	private final RetryPolicy defaultRetryPolicy;
+	private final NewJobs newJobs;
 
 	private final JobListener listener;
 
@@ -74,8 +65,6 @@ public final class JdbcJobQueue implements JobQueue {
 	private final KeyPromoter promoter;
 
 	private final DependencyPromoter dependencies;
-
-	private final KindLimits kindLimits;
 
 	private final JobExplainer explainer;
 
@@ -139,21 +128,18 @@ public final class JdbcJobQueue implements JobQueue {
 		this.awaiter = awaiter;
 		this.store = store;
 		this.json = json;
-		this.payloads = new PayloadWriter(json, settings);
-		this.uniqueKeys = new UniqueKeys(json);
-		this.handlers = handlers;
-		this.defaultRetryPolicy = settings.retryPolicy();
 		this.listener = listener;
 		this.wakeup = wakeup;
 		this.pauses = new QueuePauses(store, handlers, settings.queues().keySet(), this::afterCommit);
 		this.promoter = new KeyPromoter(store.promotions(), wakeup);
 		this.dependencies = new DependencyPromoter(store.dependencies(), store.batches(), wakeup,
 				promoter::promoteAfterCommit);
-		this.kindLimits = new KindLimits(store.nodes(), settings.concurrencyKeyLimits());
+		KindLimits kindLimits = new KindLimits(store.nodes(), settings.concurrencyKeyLimits());
+		this.newJobs = new NewJobs(handlers, json, settings, kindLimits);
 		this.explainer = new JobExplainer(store);
 		this.search = new JobSearch(store.reads());
 		this.bulk = new BulkOperations(store, promoter, this::afterCommit);
-		this.schedules = new RuntimeSchedules(store, handlers, json, defaultRetryPolicy,
+		this.schedules = new RuntimeSchedules(store, handlers, json, settings.retryPolicy(),
 				kind -> kindLimits.keySlot(kind, null, handlers.handlerFor(kind)), this::insert);
 	}
 
@@ -167,7 +153,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public long enqueue(String kind, Object payload, EnqueueOptions options) {
-		NewJob job = newJob(kind, payload, options, this::acceptedHandler);
+		NewJob job = newJobs.of(kind, payload, options);
 		EnqueueResult result = insert(job);
 		if (result.duplicate()) {
 			throw new DuplicateJobException(job.kind(), job.uniqueKey(), result.id());
@@ -180,7 +166,7 @@ public final class JdbcJobQueue implements JobQueue {
 		require(options != null && options.unique() != null,
 				() -> "enqueueUnique needs options with a unique key (uniqueKey or unique); without one every "
 						+ "enqueue inserts, use enqueue");
-		return insert(newJob(kind, payload, options, this::acceptedHandler));
+		return insert(newJobs.of(kind, payload, options));
 	}
 
 	/**
@@ -212,7 +198,7 @@ public final class JdbcJobQueue implements JobQueue {
 	 */
 	@Override
 	public List<Long> enqueueAll(List<NewJobRequest> requests) {
-		List<NewJob> jobs = newJobs(requests, "enqueueAll");
+		List<NewJob> jobs = newJobs.ofAll(requests, "enqueueAll");
 		if (jobs.stream().allMatch(job -> job.uniqueKey() == null)) {
 			return insertAll(jobs, this::write).stream().map(EnqueueResult::id).toList();
 		}
@@ -231,22 +217,7 @@ public final class JdbcJobQueue implements JobQueue {
 
 	@Override
 	public List<EnqueueResult> enqueueAllUnique(List<NewJobRequest> requests) {
-		return insertAll(newJobs(requests, "enqueueAllUnique"), this::write);
-	}
-
-	/** Looks each kind up once per call rather than once per job. */
-	private List<NewJob> newJobs(List<NewJobRequest> requests, String method) {
-		Map<String, Optional<JobHandlerDefinition>> handlerByKind = new HashMap<>();
-		Function<String, Optional<JobHandlerDefinition>> lookup = kind -> handlerByKind.computeIfAbsent(kind,
-				this::acceptedHandler);
-		List<NewJob> jobs = new ArrayList<>(requests.size());
-		for (NewJobRequest request : requests) {
-			NewJob job = newJob(request.kind(), request.payload(), request.options(), lookup);
-			require(!job.dependencies().waits(), () -> method + " takes no jobs that run after others (after): "
-					+ "enqueue them with enqueue, or a graph of them with workflow()");
-			jobs.add(job);
-		}
-		return jobs;
+		return insertAll(newJobs.ofAll(requests, "enqueueAllUnique"), this::write);
 	}
 
 	private List<EnqueueResult> write(List<NewJob> jobs) {
@@ -331,7 +302,7 @@ public final class JdbcJobQueue implements JobQueue {
 		return store.dependencies().inOneTransaction(() -> {
 			Map<String, Long> ids = new HashMap<>();
 			for (WorkflowBuilder.Member member : members) {
-				NewJob job = newJob(member.kind(), member.payload(), member.options(), this::acceptedHandler);
+				NewJob job = newJobs.of(member.kind(), member.payload(), member.options());
 				ids.put(member.name(), insert(job.withDependencies(new NewJob.Dependencies(
 						WorkflowBuilder.dependencyIds(member, ids::get), policy == DependencyFailure.CANCEL,
 						member.hasDependents()))).id());
@@ -369,7 +340,7 @@ public final class JdbcJobQueue implements JobQueue {
 	}
 
 	private NewJob newJob(BatchBuilder.Entry entry) {
-		return newJob(entry.kind(), entry.payload(), entry.options(), this::acceptedHandler);
+		return newJobs.of(entry.kind(), entry.payload(), entry.options());
 	}
 
 	private long insertCallback(NewJob callback) {
@@ -503,38 +474,6 @@ public final class JdbcJobQueue implements JobQueue {
 	/** Untraced, the batch is written as it is, not copied job by job. */
 	private static List<NewJob> withTraceContext(List<NewJob> jobs, String context) {
 		return context == null ? jobs : jobs.stream().map(job -> job.withTraceContext(context)).toList();
-	}
-
-	private NewJob newJob(String kind, Object payload, EnqueueOptions options,
-			Function<String, Optional<JobHandlerDefinition>> handlerLookup) {
-		require(kind != null && !kind.isBlank(), () -> "kind must not be blank");
-		require(kind.indexOf('\u0000') < 0, () -> "kind must not hold the character U+0000");
-		require(options != null, () -> "options must not be null");
-		Optional<JobHandlerDefinition> handler = handlerLookup.apply(kind);
-		String queue = options.queue() != null ? options.queue()
-				: handler.map(JobHandlerDefinition::queue).orElse(RuntimeSettings.DEFAULT_QUEUE);
-		int maxAttempts = options.maxAttempts() != null ? options.maxAttempts()
-				: handler.map(JobHandlerDefinition::retryPolicy).orElse(defaultRetryPolicy).maxAttempts();
-		int payloadVersion = options.payloadVersion() != null ? options.payloadVersion()
-				: handler.map(JobHandlerDefinition::version).orElse(JobHandlerDefinition.FIRST_VERSION);
-		Duration delay = options.runAt() == null ? (options.delay() == null ? Duration.ZERO : options.delay()) : null;
-		String json = payloads.write(kind, payload, handler);
-		Unique unique = options.unique();
-		String uniqueKey = unique == null ? null
-				: uniqueKeys.storedKey(unique, json, options.runAt() != null ? options.runAt() : Instant.now().plus(delay));
-		return new NewJob(queue, kind, json, payloadVersion, options.priority(), options.runAt(), delay, maxAttempts,
-				uniqueKey, kindLimits.keySlot(kind, options.concurrencyKey(), handler))
-			.withDependencies(new NewJob.Dependencies(options.after(),
-					options.dependencyFailure() == DependencyFailure.CANCEL, false))
-			.withUniqueStates(unique == null ? List.of() : unique.finishedStates());
-	}
-
-	/** The handler of a kind that may be enqueued here, if this node has one; refuses other kinds. */
-	private Optional<JobHandlerDefinition> acceptedHandler(String kind) {
-		require(handlers.accepts(kind), () -> "kind '" + kind
-				+ "' is unknown: no handler here serves it (kinds: " + String.join(", ", handlers.acceptedKinds())
-				+ "); declare kinds that other applications handle as external kinds");
-		return handlers.handlerFor(kind);
 	}
 
 	/** Wakes the queue's poller once the job is visible: after the caller's commit, or now without one. */

@@ -11,14 +11,15 @@ import dev.jobqueue.EnqueueResult;
 public interface EnqueueStore {
 
 	/**
-	 * Inserts a job; returns its id, or the id of the unfinished job of the same kind that holds its unique
-	 * key, and whether it inserted. Unique keys are scoped by kind: jobs of other kinds never hold them.
+	 * Inserts a job; returns its id, or the id of the job of the same kind that holds its unique key
+	 * ({@link TransitionSql#holdsUniqueKey}), and whether it inserted. Unique keys are scoped by kind: jobs of other
+	 * kinds never hold them.
 	 */
 	EnqueueResult enqueue(NewJob job);
 
 	/**
 	 * Inserts many jobs in as few statements as the database allows, each as {@link #enqueue} would
-	 * ({@code has_dependents} included); results in the order given.
+	 * ({@code has_dependents} and {@code unique_states} included); results in the order given.
 	 */
 	List<EnqueueResult> enqueueAll(List<NewJob> jobs);
 }

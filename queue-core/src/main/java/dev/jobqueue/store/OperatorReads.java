@@ -23,8 +23,8 @@ public interface OperatorReads {
 	IdSearch search(JobQuery query);
 
 	/**
-	 * The unfinished job of the same kind that holds the unique key of the dead job {@code id}: why it
-	 * cannot be retried.
+	 * The other job of the same kind that holds the unique key of the dead job {@code id}
+	 * ({@link TransitionSql#holdsUniqueKey}): why it cannot be retried.
 	 */
 	Optional<Long> holderOfUniqueKey(long id);
 

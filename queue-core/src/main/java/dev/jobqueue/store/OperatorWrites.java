@@ -19,7 +19,7 @@ public interface OperatorWrites {
 
 	/**
 	 * dead → ready, attempts reset, due now; dead → blocked for a job with a concurrency key, which then waits
-	 * for {@link PromotionStore#promote} like a new one. False when the job is not dead, or when an unfinished job
+	 * for {@link PromotionStore#promote} like a new one. False when the job is not dead, or when another job
 	 * of its kind holds its unique key ({@link OperatorReads#holderOfUniqueKey}): the job then stays dead.
 	 */
 	boolean retryDead(long id);
