@@ -50,7 +50,7 @@ final class ConsoleJobPage {
 		if (job.state() == JobState.dead || job.state() == JobState.cancelled) {
 			button(page, console, job.id(), "retry", "Retry");
 		}
-		if (job.state() == JobState.waiting || job.state() == JobState.ready || job.state() == JobState.blocked) {
+		if (!job.state().isFinished()) {
 			button(page, console, job.id(), "cancel", "Cancel");
 		}
 	}

@@ -1,6 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -13,7 +15,8 @@ import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
 
 /**
  * The job list: filters by queue, kind and state, newest first, one keyset page at a time (the next page's
- * link carries the search's cursor). Dead jobs can be retried in bulk: all shown, or those left ticked.
+ * link carries the search's cursor). Dead jobs can be retried in bulk: those ticked (none is by default), or every
+ * one the filter matches, after a page that says how many ({@link ConsoleRetryPreviewPage}).
  */
 final class ConsoleJobsPage {
 
@@ -34,6 +37,10 @@ final class ConsoleJobsPage {
 		}
 		form(page, console.base(), filter);
 		if (bulkRetry) {
+			page.raw("<form method=\"get\" action=\"").url(console.base() + "/jobs/retry-matching").raw("\">");
+			filter.hiddenFields(page);
+			page.raw("<button type=\"submit\" id=\"retry-matching\">Retry every dead job that matches…</button>"
+						+ "</form>");
 			page.raw("<form method=\"post\" action=\"").url(console.base() + "/jobs/retry").raw("\">")
 				.raw(console.csrfField());
 		}
@@ -72,7 +79,7 @@ final class ConsoleJobsPage {
 		for (Job job : jobs.jobs()) {
 			page.raw("<tr>");
 			if (selectable) {
-				page.raw("<td><input type=\"checkbox\" name=\"id\" checked value=\"").text(job.id()).raw("\"></td>");
+				page.raw("<td><input type=\"checkbox\" name=\"id\" value=\"").text(job.id()).raw("\"></td>");
 			}
 			page.raw("<td><a href=\"").url(base + "/jobs/" + job.id()).raw("\">").text(job.id()).raw("</a></td>")
 				.cell(job.queue())
@@ -101,7 +108,7 @@ final class ConsoleJobsPage {
 	}
 
 	/** The filters as the form sent them; each is checked by {@link JobQuery}, so a bad one is a 400. */
-	private record Filter(String queue, String kind, JobState state) {
+	record Filter(String queue, String kind, JobState state) {
 
 		static Filter of(HttpServletRequest request) {
 			String state = blankToNull(request.getParameter("state"));
@@ -114,8 +121,25 @@ final class ConsoleJobsPage {
 				return JobState.valueOf(state.toLowerCase(Locale.ROOT));
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("state must be one of blocked, ready, running, succeeded, dead, "
-						+ "cancelled; was '" + state + "'");
+				throw new IllegalArgumentException("state must be one of " + Arrays.stream(JobState.values())
+					.map(JobState::name).collect(Collectors.joining(", ")) + "; was '" + state + "'");
+			}
+		}
+
+		/** The queue and kind as a form's hidden fields. */
+		void hiddenFields(ConsoleHtml page) {
+			hidden(page, "queue", queue);
+			hidden(page, "kind", kind);
+		}
+
+		/** The queue and kind in words, for a sentence: {@code " of kind mail in queue default"}. */
+		String inWords() {
+			return (kind == null ? "" : " of kind " + kind) + (queue == null ? "" : " in queue " + queue);
+		}
+
+		private static void hidden(ConsoleHtml page, String name, String value) {
+			if (value != null) {
+				page.raw("<input type=\"hidden\" name=\"" + name + "\" value=\"").text(value).raw("\">");
 			}
 		}
 

@@ -10,7 +10,11 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobState;
 import dev.jobqueue.store.JobStore;
 
 /**
@@ -24,6 +28,11 @@ final class ConsoleServlet extends HttpServlet {
 	private static final Pattern JOB = Pattern.compile("/jobs/(\\d{1,18})");
 
 	private static final Pattern JOB_ACTION = Pattern.compile("/jobs/(\\d{1,18})/(retry|cancel)");
+
+	private static final String RETRY_MATCHING = "/jobs/retry-matching";
+
+	/** The console's audit log: a logger of its own, which an application can route to where its audits go. */
+	static final Logger AUDIT = LoggerFactory.getLogger("dev.jobqueue.console.audit");
 
 	/** Pages print untrusted text: no script may run, and no other site may frame them. */
 	private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; "
@@ -58,6 +67,9 @@ final class ConsoleServlet extends HttpServlet {
 			}
 			else if (path.equals("/jobs")) {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));
+			}
+			else if (path.equals(RETRY_MATCHING)) {
+				send(response, 200, new ConsoleRetryPreviewPage(queue).render(console, request));
 			}
 			else if (job.matches()) {
 				ConsoleJobPage.Rendered page = new ConsoleJobPage(queue).render(console, Long.parseLong(job.group(1)));
@@ -96,7 +108,7 @@ final class ConsoleServlet extends HttpServlet {
 				.raw("</p>").end());
 		}
 		catch (IllegalStateException ex) {
-			// A dead job whose unique key a newer unfinished job holds stays dead; the message names that job.
+			// A dead job whose unique key another job holds stays dead; the message names that job.
 			send(response, 409, ConsoleHtml.page(console.base(), "Not retried").raw("<p>").text(ex.getMessage())
 				.raw("</p>").end());
 		}
@@ -107,16 +119,35 @@ final class ConsoleServlet extends HttpServlet {
 		Matcher action = JOB_ACTION.matcher(path);
 		if (action.matches()) {
 			long id = Long.parseLong(action.group(1));
-			boolean changed = action.group(2).equals("retry") ? queue.retry(id) : queue.cancel(id);
+			boolean retry = action.group(2).equals("retry");
+			boolean changed = retry ? queue.retry(id) : queue.cancel(id);
+			if (changed) {
+				audit(request, (retry ? "retried" : "cancelled") + " job " + id);
+			}
 			response.sendRedirect(console.base() + "/jobs/" + id + "?changed=" + changed);
 		}
 		else if (path.equals("/jobs/retry")) {
-			long retried = queue.retryAll(ids(request));
+			List<Long> ids = ids(request);
+			long retried = queue.retryAll(ids);
+			audit(request, "retried " + retried + " of the " + ids.size() + " dead jobs ticked");
 			response.sendRedirect(console.base() + "/jobs?state=dead&retried=" + retried);
+		}
+		else if (path.equals(RETRY_MATCHING)) {
+			ConsoleJobsPage.Filter filter = ConsoleJobsPage.Filter.of(request);
+			ConsoleJobsPage.Filter dead = new ConsoleJobsPage.Filter(filter.queue(), filter.kind(), JobState.dead);
+			long retried = queue.retryAll(dead.query());
+			audit(request, "retried " + retried + " dead jobs" + dead.inWords());
+			response.sendRedirect(console.base() + "/jobs?" + dead.params() + "&retried=" + retried);
 		}
 		else {
 			send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
 		}
+	}
+
+	/** Who changed what, and how many: a line of {@link #AUDIT}'s logger, at INFO, for each change made. */
+	private static void audit(HttpServletRequest request, String change) {
+		String who = request.getRemoteUser() == null ? "anonymous" : request.getRemoteUser();
+		AUDIT.info("console: {} {}", who, change);
 	}
 
 	private ConsoleRequest consoleRequest(HttpServletRequest request) {

@@ -81,6 +81,15 @@ final class ConsoleApplications {
 			throw new IllegalStateException("card declined: " + charge.card());
 		}
 
+		/** A job that runs until it is cancelled, for the console's cancel of a running job; at most 30 s. */
+		@JobHandler("export")
+		void export(Charge charge, JobContext context) throws InterruptedException {
+			long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (!context.isCancelled() && System.nanoTime() < until) {
+				Thread.sleep(10);
+			}
+		}
+
 		/** A recurring job, for the console's schedules page; its first fire time is hours away. */
 		@JobHandler(kind = "nightly-report", cron = "0 0 2 * * *")
 		void nightlyReport() {

@@ -9,14 +9,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
+
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.jobqueue.JobQueue;
@@ -29,6 +36,7 @@ import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
  * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
  * saved under {@code target/console-screenshots}.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ConsoleBrowserTests {
 
 	private WebDriver browser;
@@ -73,20 +81,64 @@ class ConsoleBrowserTests {
 			assertThat(browser.findElement(By.id("progress")).getAttribute("value")).isEqualTo("1");
 
 			browser.navigate().back();
+			List<WebElement> boxes = browser.findElements(By.cssSelector("#jobs input[type=checkbox]"));
+			assertThat(boxes).hasSize(3).noneMatch(WebElement::isSelected);
+			boxes.get(0).click();
+			boxes.get(1).click();
 			browser.findElement(By.id("retry-selected")).click();
 			HeadlessChromium.screenshot(browser, "4-after-retry");
-			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 3 jobs.");
+			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 2 jobs.");
 
 			browser.get(base + "/");
 			HeadlessChromium.screenshot(browser, "5-overview-after-retry");
-			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("0");
-			assertThat(browser.findElement(By.id("total-ready")).getText()).isEqualTo("3");
+			assertThat(browser.findElement(By.id("total-dead")).getText()).isEqualTo("1");
+			assertThat(browser.findElement(By.id("total-ready")).getText()).isEqualTo("2");
 			assertThat(browser.findElement(By.id("oldest-default")).getText()).matches("\\d+s");
 
 			browser.findElement(By.linkText("Schedules")).click();
 			HeadlessChromium.screenshot(browser, "8-schedules");
 			assertThat(browser.findElement(By.id("schedules")).getText()).contains("nightly-report",
 					"0 0 2 * * *", "active");
+		}
+	}
+
+	@Test
+	void aRetryOfEveryMatchingJobSaysHowManyBeforeItRetriesAndIsRecordedInTheAuditLog(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_retry_matching",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			List<Long> dead = killThreeJobs(queue);
+			String base = base(app);
+
+			browser.get(base + "/jobs?state=dead&kind=charge-card");
+			browser.findElement(By.id("retry-matching")).click();
+			assertThat(browser.findElement(By.id("preview")).getText())
+				.isEqualTo("Retry 3 dead jobs of kind charge-card?");
+			HeadlessChromium.screenshot(browser, "9-retry-matching-preview");
+			assertThat(dead).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.dead);
+			browser.findElement(By.id("confirm")).click();
+
+			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 3 jobs.");
+			assertThat(dead).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.ready);
+			assertThat(output).contains("console: anonymous retried 3 dead jobs of kind charge-card");
+		}
+	}
+
+	@Test
+	void anOperatorCancelsARunningJobFromItsPage(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_cancel_running",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			long id = queue.enqueue("export", new Charge("all"));
+			Awaitility.await().atMost(Duration.ofSeconds(20))
+				.until(() -> queue.find(id).orElseThrow().state() == JobState.running);
+
+			browser.get(base(app) + "/jobs/" + id);
+			browser.findElement(By.id("cancel")).click();
+			HeadlessChromium.screenshot(browser, "10-running-job-cancelled");
+
+			assertThat(queue.await(id, Duration.ofSeconds(20)).state()).isEqualTo(JobState.cancelled);
+			assertThat(output).contains("console: anonymous cancelled job " + id);
 		}
 	}
 
@@ -130,7 +182,7 @@ class ConsoleBrowserTests {
 
 			browser.get(base + "/jobs?state=zombie");
 			assertThat(browser.findElement(By.tagName("main")).getText()).contains("Bad request",
-					"state must be one of blocked, ready, running, succeeded, dead, cancelled; was 'zombie'");
+					"state must be one of waiting, blocked, ready, running, succeeded, dead, cancelled; was 'zombie'");
 			HttpResponse<String> badId = post(URI.create(base + "/jobs/retry"), "id=%3Cb%3E");
 			assertThat(badId.statusCode()).isEqualTo(400);
 			assertThat(badId.body()).contains("id must be a job id, was &#39;&lt;b&gt;&#39;");
