@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -17,7 +18,8 @@ import dev.jobqueue.store.JobStore;
 
 /**
  * The console's first page: jobs per queue and state, each count a link to its jobs, how long each queue's oldest
- * due ready job has waited, the jobs finished in each of the last minutes, the table's health, and the live nodes.
+ * due ready job has waited, the jobs finished in each of the last minutes, the table's health, the live nodes, and
+ * the paused queues and kinds; with writes enabled, a pause or resume button beside each.
  */
 final class ConsoleOverviewPage {
 
@@ -35,19 +37,23 @@ final class ConsoleOverviewPage {
 
 	String render(ConsoleRequest request) {
 		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
-		counts(page, request.base(), queue.countByQueueAndState());
+		Map<String, Instant> pausedQueues = queue.pausedQueues();
+		counts(page, request, queue.countByQueueAndState(), pausedQueues);
 		ConsoleThroughput.render(page, store.telemetry().finishedPerMinute(ConsoleThroughput.MINUTES), store.explain().now());
 		tableHealth.render(page, store.telemetry().tableHealth());
 		nodes(page);
+		pauses(page, request, pausedQueues, queue.pausedKinds());
 		return page.end();
 	}
 
-	private void counts(ConsoleHtml page, String base, Map<String, Map<JobState, Long>> counts) {
+	private void counts(ConsoleHtml page, ConsoleRequest request, Map<String, Map<JobState, Long>> counts,
+			Map<String, Instant> pausedQueues) {
+		String base = request.base();
 		page.raw("<h2>Jobs by queue and state</h2><table id=\"counts\"><tr><th>Queue</th>");
 		for (JobState state : JobState.values()) {
 			page.raw("<th>").text(state).raw("</th>");
 		}
-		page.raw("<th>Oldest ready</th></tr>");
+		page.raw("<th>Oldest ready</th>").raw(request.writes() ? "<th></th>" : "").raw("</tr>");
 		Map<JobState, Long> totals = new EnumMap<>(JobState.class);
 		Set<JobState> capped = EnumSet.noneOf(JobState.class);
 		counts.forEach((name, byState) -> {
@@ -65,6 +71,16 @@ final class ConsoleOverviewPage {
 					.raw("</a></td>");
 			}
 			oldestReady(page, base, name, byState.getOrDefault(JobState.ready, 0L));
+			if (request.writes()) {
+				page.raw("<td>");
+				if (pausedQueues.containsKey(name)) {
+					page.raw("paused");
+				}
+				else {
+					pauseButton(page, request, "queue", name, "pause");
+				}
+				page.raw("</td>");
+			}
 			page.raw("</tr>");
 		});
 		totals(page, totals, capped);
@@ -137,8 +153,55 @@ final class ConsoleOverviewPage {
 				.raw("</tr>");
 		}
 		page.raw("</table>");
-		if (!queue.pausedQueues().isEmpty()) {
-			page.raw("<p>Paused queues: ").text(queue.pausedQueues().keySet()).raw("</p>");
+	}
+
+	/**
+	 * The paused queues and kinds, each since when, with a resume button; and, when writes are on, a form that pauses a
+	 * queue or a kind by name (on every node, until resumed).
+	 */
+	private static void pauses(ConsoleHtml page, ConsoleRequest request, Map<String, Instant> queues,
+			Map<String, Instant> kinds) {
+		page.raw("<h2>Paused</h2><div id=\"paused\">");
+		if (queues.isEmpty() && kinds.isEmpty()) {
+			page.raw("<p>No queue or kind is paused.</p>");
 		}
+		else {
+			page.raw("<table><tr><th>Paused</th><th>Name</th><th>Since</th>")
+				.raw(request.writes() ? "<th></th>" : "").raw("</tr>");
+			pausedRows(page, request, "queue", queues);
+			pausedRows(page, request, "kind", kinds);
+			page.raw("</table>");
+		}
+		page.raw("</div>");
+		if (request.writes()) {
+			page.raw("<form method=\"post\" action=\"").url(request.base() + "/pauses").raw("\" id=\"pause-form\">")
+				.raw(request.csrfField())
+				.raw("<label>Pause <select name=\"scope\" id=\"pause-scope\"><option>queue</option><option>kind</option>"
+						+ "</select></label> <input name=\"name\" id=\"pause-name\" required> "
+						+ "<button type=\"submit\" name=\"action\" value=\"pause\" id=\"pause\">Pause</button></form>");
+		}
+	}
+
+	private static void pausedRows(ConsoleHtml page, ConsoleRequest request, String scope, Map<String, Instant> paused) {
+		paused.forEach((name, since) -> {
+			page.raw("<tr>").cell(scope).cell(name).time(since);
+			if (request.writes()) {
+				page.raw("<td>");
+				pauseButton(page, request, scope, name, "resume");
+				page.raw("</td>");
+			}
+			page.raw("</tr>");
+		});
+	}
+
+	private static void pauseButton(ConsoleHtml page, ConsoleRequest request, String scope, String name,
+			String action) {
+		page.raw("<form class=\"inline\" method=\"post\" action=\"").url(request.base() + "/pauses").raw("\">")
+			.raw(request.csrfField())
+			.raw("<input type=\"hidden\" name=\"scope\" value=\"").text(scope).raw("\">")
+			.raw("<input type=\"hidden\" name=\"name\" value=\"").text(name).raw("\">")
+			.raw("<button type=\"submit\" name=\"action\" value=\"").text(action).raw("\" id=\"")
+			.text(action + "-" + scope + "-" + name).raw("\">").text(action.equals("pause") ? "Pause" : "Resume")
+			.raw("</button></form>");
 	}
 }

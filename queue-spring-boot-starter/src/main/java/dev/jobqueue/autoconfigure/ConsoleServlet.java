@@ -139,8 +139,29 @@ final class ConsoleServlet extends HttpServlet {
 			audit(request, "retried " + retried + " dead jobs" + dead.inWords());
 			response.sendRedirect(console.base() + "/jobs?" + dead.params() + "&retried=" + retried);
 		}
+		else if (path.equals("/pauses")) {
+			pauseOrResume(request);
+			response.sendRedirect(console.base() + "/");
+		}
 		else {
 			send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
+		}
+	}
+
+	/** A queue or a kind paused or resumed on every node, as {@link JobQueue#pause} and the others say. */
+	private void pauseOrResume(HttpServletRequest request) {
+		String scope = String.valueOf(request.getParameter("scope"));
+		String action = String.valueOf(request.getParameter("action"));
+		String name = request.getParameter("name") == null ? "" : request.getParameter("name").strip();
+		if (!scope.matches("queue|kind") || !action.matches("pause|resume")) {
+			throw new IllegalArgumentException("scope must be queue or kind, and action pause or resume; was '"
+					+ scope + "' and '" + action + "'");
+		}
+		boolean queueScope = scope.equals("queue");
+		boolean changed = action.equals("pause") ? (queueScope ? queue.pause(name) : queue.pauseKind(name))
+				: (queueScope ? queue.resume(name) : queue.resumeKind(name));
+		if (changed) {
+			audit(request, action + "d " + scope + " " + name);
 		}
 	}
 

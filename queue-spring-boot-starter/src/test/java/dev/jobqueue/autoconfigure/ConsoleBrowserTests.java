@@ -143,6 +143,47 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	void anOperatorSeesWhatIsPausedSinceWhenAndPausesAndResumesQueuesAndKinds(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_pauses",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			killThreeJobs(queue);
+			String base = base(app);
+
+			browser.get(base + "/");
+			assertThat(browser.findElement(By.id("paused")).getText()).contains("queue", "default",
+					queue.pausedQueues().get("default").toString());
+			assertThat(browser.findElements(By.id("pause-queue-default"))).isEmpty();
+			browser.findElement(By.id("resume-queue-default")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> queue.pausedQueues().isEmpty());
+
+			browser.get(base + "/");
+			browser.findElement(By.id("pause-name")).sendKeys("charge-card");
+			new Select(browser.findElement(By.id("pause-scope"))).selectByVisibleText("kind");
+			browser.findElement(By.id("pause")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !queue.pausedKinds().isEmpty());
+			assertThat(queue.pausedKinds()).containsOnlyKeys("charge-card");
+
+			browser.get(base + "/");
+			HeadlessChromium.screenshot(browser, "11-paused-kind");
+			assertThat(browser.findElement(By.id("paused")).getText()).contains("kind", "charge-card",
+					queue.pausedKinds().get("charge-card").toString());
+			browser.findElement(By.id("pause-queue-default")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !queue.pausedQueues().isEmpty());
+			assertThat(queue.pausedQueues()).containsOnlyKeys("default");
+
+			browser.get(base + "/");
+			browser.findElement(By.id("pause-name")).sendKeys("no such queue!");
+			browser.findElement(By.id("pause")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> browser.findElement(By.tagName("main")).getText().contains("Bad request"));
+			assertThat(browser.findElement(By.tagName("main")).getText()).contains("queue");
+			assertThat(output).contains("console: anonymous resumed queue default",
+					"console: anonymous paused kind charge-card", "console: anonymous paused queue default");
+		}
+	}
+
+	@Test
 	void aReadOnlyConsoleShowsNoButtonsAndRefusesAPost() throws Exception {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_read_only")) {
 			JobQueue queue = app.getBean(JobQueue.class);
