@@ -7,7 +7,8 @@ import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
 
 /**
  * The recurring jobs as every node shares them: each schedule's kind, timing, next and last fire time, whether it
- * was declared in code or added at runtime, and whether it is paused (since when) or disabled.
+ * was declared in code or added at runtime, and whether it is paused (since when) or disabled; with writes enabled, a
+ * button that runs its job now ({@link dev.jobqueue.Schedules#trigger}) and one that pauses or resumes it.
  */
 final class ConsoleSchedulesPage {
 
@@ -20,7 +21,7 @@ final class ConsoleSchedulesPage {
 			return page.raw("<p>No recurring job is declared or added.</p>").end();
 		}
 		page.raw("<table id=\"schedules\"><tr><th>Name</th><th>Kind</th><th>Timing</th><th>Next fire</th>"
-				+ "<th>Last fire</th><th>From</th><th>State</th></tr>");
+				+ "<th>Last fire</th><th>From</th><th>State</th>").raw(request.writes() ? "<th></th>" : "").raw("</tr>");
 		for (ScheduleStatus schedule : schedules) {
 			page.raw("<tr>")
 				.cell(schedule.name())
@@ -29,10 +30,25 @@ final class ConsoleSchedulesPage {
 				.time(schedule.nextFireAt())
 				.time(schedule.lastFireAt())
 				.cell(schedule.added() ? "added at runtime" : "declared")
-				.cell(state(schedule))
-				.raw("</tr>");
+				.cell(state(schedule));
+			if (request.writes()) {
+				page.raw("<td>");
+				button(page, request, schedule.name(), "trigger", "Run now");
+				button(page, request, schedule.name(), schedule.paused() ? "resume" : "pause",
+						schedule.paused() ? "Resume" : "Pause");
+				page.raw("</td>");
+			}
+			page.raw("</tr>");
 		}
 		return page.raw("</table>").end();
+	}
+
+	private static void button(ConsoleHtml page, ConsoleRequest request, String name, String action, String label) {
+		page.raw("<form class=\"inline\" method=\"post\" action=\"").url(request.base() + "/schedules").raw("\">")
+			.raw(request.csrfField())
+			.raw("<input type=\"hidden\" name=\"name\" value=\"").text(name).raw("\">")
+			.raw("<button type=\"submit\" name=\"action\" value=\"").text(action).raw("\" id=\"")
+			.text(action + "-" + name).raw("\">").text(label).raw("</button></form> ");
 	}
 
 	/** A schedule without a next fire time that is not paused is disabled, or was just resumed. */

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.Schedules;
 import dev.jobqueue.store.JobStore;
 
 /**
@@ -143,6 +144,9 @@ final class ConsoleServlet extends HttpServlet {
 			pauseOrResume(request);
 			response.sendRedirect(console.base() + "/");
 		}
+		else if (path.equals("/schedules")) {
+			response.sendRedirect(console.base() + schedule(request));
+		}
 		else {
 			send(response, 404, ConsoleHtml.page(console.base(), "Not found").end());
 		}
@@ -162,6 +166,31 @@ final class ConsoleServlet extends HttpServlet {
 				: (queueScope ? queue.resume(name) : queue.resumeKind(name));
 		if (changed) {
 			audit(request, action + "d " + scope + " " + name);
+		}
+	}
+
+	/**
+	 * A schedule's job run now, or the schedule paused or resumed, as {@link dev.jobqueue.Schedules} says; returns the
+	 * page to show next: the job run, else the schedules.
+	 */
+	private String schedule(HttpServletRequest request) {
+		String name = request.getParameter("name") == null ? "" : request.getParameter("name");
+		String action = String.valueOf(request.getParameter("action"));
+		Schedules schedules = queue.schedules();
+		switch (action) {
+			case "trigger" -> {
+				long id = schedules.trigger(name);
+				audit(request, "triggered schedule " + name + " as job " + id);
+				return "/jobs/" + id;
+			}
+			case "pause", "resume" -> {
+				if (action.equals("pause") ? schedules.pause(name) : schedules.resume(name)) {
+					audit(request, action + "d schedule " + name);
+				}
+				return "/schedules";
+			}
+			default -> throw new IllegalArgumentException(
+					"action must be trigger, pause or resume; was '" + action + "'");
 		}
 	}
 

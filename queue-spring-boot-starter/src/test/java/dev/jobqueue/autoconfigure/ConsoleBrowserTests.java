@@ -28,6 +28,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
+import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
 
 /**
@@ -181,6 +182,40 @@ class ConsoleBrowserTests {
 			assertThat(output).contains("console: anonymous resumed queue default",
 					"console: anonymous paused kind charge-card", "console: anonymous paused queue default");
 		}
+	}
+
+	@Test
+	void anOperatorRunsASchedulesJobNowAndPausesAndResumesTheSchedule(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_schedules",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			queue.pause("default");
+			String base = base(app);
+
+			browser.get(base + "/schedules");
+			browser.findElement(By.id("trigger-nightly-report")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> browser.findElements(By.id("explain")).size() == 1);
+			HeadlessChromium.screenshot(browser, "12-schedule-run-now");
+			long id = Long.parseLong(browser.getCurrentUrl().replaceAll(".*/jobs/(\\d+).*", "$1"));
+			assertThat(queue.find(id).orElseThrow().kind()).isEqualTo("nightly-report");
+
+			browser.get(base + "/schedules");
+			browser.findElement(By.id("pause-nightly-report")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> status(queue, "nightly-report").paused());
+			browser.get(base + "/schedules");
+			assertThat(browser.findElement(By.id("schedules")).getText()).contains("paused since");
+			browser.findElement(By.id("resume-nightly-report")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !status(queue, "nightly-report").paused());
+			assertThat(output).contains("console: anonymous triggered schedule nightly-report as job " + id,
+					"console: anonymous paused schedule nightly-report",
+					"console: anonymous resumed schedule nightly-report");
+		}
+	}
+
+	private static ScheduleStatus status(JobQueue queue, String name) {
+		return queue.schedules().list().stream().filter(schedule -> schedule.name().equals(name)).findFirst()
+			.orElseThrow();
 	}
 
 	@Test
