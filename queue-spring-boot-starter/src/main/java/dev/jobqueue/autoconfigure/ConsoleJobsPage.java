@@ -15,8 +15,9 @@ import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
 
 /**
  * The job list: filters by queue, kind and state, newest first, one keyset page at a time (the next page's
- * link carries the search's cursor). Dead jobs can be retried in bulk: those ticked (none is by default), or every
- * one the filter matches, after a page that says how many ({@link ConsoleRetryPreviewPage}).
+ * link carries the search's cursor). Dead jobs can be retried in bulk: those ticked (none is by default); and every job
+ * the filter matches can be retried, cancelled or deleted, as its state allows, after a page that says how many
+ * ({@link ConsoleBulkPage}).
  */
 final class ConsoleJobsPage {
 
@@ -31,16 +32,18 @@ final class ConsoleJobsPage {
 		JobPage jobs = queue.search(filter.query(), blankToNull(request.getParameter("cursor")));
 		boolean bulkRetry = console.writes() && filter.state() == JobState.dead && !jobs.jobs().isEmpty();
 		ConsoleHtml page = ConsoleHtml.page(console.base(), filter.state() == JobState.dead ? "Dead jobs" : "Jobs");
-		String retried = request.getParameter("retried");
-		if (retried != null) {
-			page.raw("<p id=\"retried\">Retried ").text(retried).raw(" jobs.</p>");
+		for (ConsoleBulkAction action : ConsoleBulkAction.values()) {
+			String changed = request.getParameter(action.done());
+			if (changed != null) {
+				page.raw("<p id=\"").text(action.done()).raw("\">")
+					.text(Character.toUpperCase(action.done().charAt(0)) + action.done().substring(1) + " " + changed
+							+ " jobs.")
+					.raw("</p>");
+			}
 		}
 		form(page, console.base(), filter);
-		if (bulkRetry) {
-			page.raw("<form method=\"get\" action=\"").url(console.base() + "/jobs/retry-matching").raw("\">");
-			filter.hiddenFields(page);
-			page.raw("<button type=\"submit\" id=\"retry-matching\">Retry every dead job that matches…</button>"
-						+ "</form>");
+		if (console.writes() && !jobs.jobs().isEmpty()) {
+			bulkActions(page, console.base(), filter);
 			page.raw("<form method=\"post\" action=\"").url(console.base() + "/jobs/retry").raw("\">")
 				.raw(console.csrfField());
 		}
@@ -54,6 +57,18 @@ final class ConsoleJobsPage {
 				.raw("\">Next page →</a></p>");
 		}
 		return page.end();
+	}
+
+	/** A button per {@link ConsoleBulkAction} that applies to the filter's state, each to its preview page. */
+	private static void bulkActions(ConsoleHtml page, String base, Filter filter) {
+		for (ConsoleBulkAction action : ConsoleBulkAction.values()) {
+			if (action.offeredFor(filter.state())) {
+				page.raw("<form class=\"inline\" method=\"get\" action=\"").url(base + action.path()).raw("\">");
+				filter.hiddenFields(page);
+				page.raw("<button type=\"submit\" id=\"").text(action.id()).raw("\">").text(action.verb())
+					.text(" every " + action.states(filter.state()) + " job that matches…").raw("</button></form> ");
+			}
+		}
 	}
 
 	private static void form(ConsoleHtml page, String base, Filter filter) {
@@ -126,10 +141,11 @@ final class ConsoleJobsPage {
 			}
 		}
 
-		/** The queue and kind as a form's hidden fields. */
+		/** The filter as a form's hidden fields. */
 		void hiddenFields(ConsoleHtml page) {
 			hidden(page, "queue", queue);
 			hidden(page, "kind", kind);
+			hidden(page, "state", state == null ? null : state.name());
 		}
 
 		/** The queue and kind in words, for a sentence: {@code " of kind mail in queue default"}. */

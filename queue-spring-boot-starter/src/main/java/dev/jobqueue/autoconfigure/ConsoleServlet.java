@@ -14,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobQueue;
-import dev.jobqueue.JobState;
 import dev.jobqueue.Schedules;
 import dev.jobqueue.store.JobStore;
 
@@ -29,8 +28,6 @@ final class ConsoleServlet extends HttpServlet {
 	private static final Pattern JOB = Pattern.compile("/jobs/(\\d{1,18})");
 
 	private static final Pattern JOB_ACTION = Pattern.compile("/jobs/(\\d{1,18})/(retry|cancel)");
-
-	private static final String RETRY_MATCHING = "/jobs/retry-matching";
 
 	/** The console's audit log: a logger of its own, which an application can route to where its audits go. */
 	static final Logger AUDIT = LoggerFactory.getLogger("dev.jobqueue.console.audit");
@@ -69,8 +66,8 @@ final class ConsoleServlet extends HttpServlet {
 			else if (path.equals("/jobs")) {
 				send(response, 200, new ConsoleJobsPage(queue).render(console, request));
 			}
-			else if (path.equals(RETRY_MATCHING)) {
-				send(response, 200, new ConsoleRetryPreviewPage(queue).render(console, request));
+			else if (ConsoleBulkAction.ofPath(path) != null) {
+				send(response, 200, new ConsoleBulkPage(queue).render(console, request, ConsoleBulkAction.ofPath(path)));
 			}
 			else if (job.matches()) {
 				ConsoleJobPage.Rendered page = new ConsoleJobPage(queue).render(console, Long.parseLong(job.group(1)));
@@ -133,12 +130,15 @@ final class ConsoleServlet extends HttpServlet {
 			audit(request, "retried " + retried + " of the " + ids.size() + " dead jobs ticked");
 			response.sendRedirect(console.base() + "/jobs?state=dead&retried=" + retried);
 		}
-		else if (path.equals(RETRY_MATCHING)) {
+		else if (ConsoleBulkAction.ofPath(path) != null) {
+			ConsoleBulkAction bulk = ConsoleBulkAction.ofPath(path);
 			ConsoleJobsPage.Filter filter = ConsoleJobsPage.Filter.of(request);
-			ConsoleJobsPage.Filter dead = new ConsoleJobsPage.Filter(filter.queue(), filter.kind(), JobState.dead);
-			long retried = queue.retryAll(dead.query());
-			audit(request, "retried " + retried + " dead jobs" + dead.inWords());
-			response.sendRedirect(console.base() + "/jobs?" + dead.params() + "&retried=" + retried);
+			if (!bulk.offeredFor(filter.state())) {
+				throw new IllegalArgumentException(bulk.verb() + " applies to no " + filter.state() + " job");
+			}
+			long changed = bulk.apply(queue, bulk.query(filter));
+			audit(request, bulk.done() + " " + changed + " " + bulk.states(filter.state()) + " jobs" + filter.inWords());
+			response.sendRedirect(console.base() + "/jobs?" + filter.params() + "&" + bulk.done() + "=" + changed);
 		}
 		else if (path.equals("/pauses")) {
 			pauseOrResume(request);

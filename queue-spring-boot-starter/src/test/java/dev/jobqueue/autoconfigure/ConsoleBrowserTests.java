@@ -26,6 +26,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.jobqueue.EnqueueOptions;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobState;
 import dev.jobqueue.ScheduleStatus;
@@ -88,7 +89,7 @@ class ConsoleBrowserTests {
 			boxes.get(1).click();
 			browser.findElement(By.id("retry-selected")).click();
 			HeadlessChromium.screenshot(browser, "4-after-retry");
-			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 2 jobs.");
+			assertThat(shown(By.id("retried")).getText()).isEqualTo("Retried 2 jobs.");
 
 			browser.get(base + "/");
 			HeadlessChromium.screenshot(browser, "5-overview-after-retry");
@@ -113,15 +114,51 @@ class ConsoleBrowserTests {
 
 			browser.get(base + "/jobs?state=dead&kind=charge-card");
 			browser.findElement(By.id("retry-matching")).click();
-			assertThat(browser.findElement(By.id("preview")).getText())
+			assertThat(shown(By.id("preview")).getText())
 				.isEqualTo("Retry 3 dead jobs of kind charge-card?");
 			HeadlessChromium.screenshot(browser, "9-retry-matching-preview");
 			assertThat(dead).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.dead);
 			browser.findElement(By.id("confirm")).click();
 
-			assertThat(browser.findElement(By.id("retried")).getText()).isEqualTo("Retried 3 jobs.");
+			assertThat(shown(By.id("retried")).getText()).isEqualTo("Retried 3 jobs.");
 			assertThat(dead).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.ready);
 			assertThat(output).contains("console: anonymous retried 3 dead jobs of kind charge-card");
+			assertThat(browser.findElements(By.id("cancel-matching"))).isEmpty();
+		}
+	}
+
+	@Test
+	void everyMatchingJobIsCancelledThenDeletedEachAfterAPageThatSaysHowMany(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_cancel_matching",
+				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true",
+				"jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			List<Long> ids = List.of(queue.enqueue("render-report", new Charge("a")),
+					queue.enqueue("render-report", new Charge("b")), queue.enqueue("render-report", new Charge("c")));
+			long other = queue.enqueue("charge-card", new Charge("4111"),
+					EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+			String base = base(app);
+
+			browser.get(base + "/jobs?kind=render-report");
+			browser.findElement(By.id("cancel-matching")).click();
+			assertThat(shown(By.id("preview")).getText())
+				.isEqualTo("Cancel 3 unfinished jobs of kind render-report?");
+			assertThat(ids).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.ready);
+			browser.findElement(By.id("confirm")).click();
+			assertThat(shown(By.id("cancelled")).getText()).isEqualTo("Cancelled 3 jobs.");
+			assertThat(ids).extracting(id -> queue.find(id).orElseThrow().state()).containsOnly(JobState.cancelled);
+
+			browser.get(base + "/jobs?kind=render-report&state=cancelled");
+			browser.findElement(By.id("delete-matching")).click();
+			assertThat(shown(By.id("preview")).getText())
+				.isEqualTo("Delete 3 cancelled jobs of kind render-report?");
+			HeadlessChromium.screenshot(browser, "13-delete-matching-preview");
+			browser.findElement(By.id("confirm")).click();
+			assertThat(shown(By.id("deleted")).getText()).isEqualTo("Deleted 3 jobs.");
+			assertThat(ids).allMatch(id -> queue.find(id).isEmpty());
+			assertThat(queue.find(other).orElseThrow().state()).isEqualTo(JobState.ready);
+			assertThat(output).contains("console: anonymous cancelled 3 unfinished jobs of kind render-report",
+					"console: anonymous deleted 3 cancelled jobs of kind render-report");
 		}
 	}
 
@@ -211,6 +248,12 @@ class ConsoleBrowserTests {
 					"console: anonymous paused schedule nightly-report",
 					"console: anonymous resumed schedule nightly-report");
 		}
+	}
+
+	/** The element once the page a click led to shows it: the click may return before its navigation ends. */
+	private WebElement shown(By by) {
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(by).isEmpty());
+		return browser.findElement(by);
 	}
 
 	private static ScheduleStatus status(JobQueue queue, String name) {
