@@ -26,8 +26,26 @@ final class ConsoleHtml {
 	private final StringBuilder html = new StringBuilder();
 
 	static ConsoleHtml page(String base, String title) {
+		return page(base, title, "");
+	}
+
+	/**
+	 * A page that loads itself again every {@code seconds} while {@code refresh} is on (a {@code meta} refresh: the
+	 * console runs no script), with a link at its top that turns it off or on: {@code self}, the page's own address,
+	 * with {@code refresh=off} or {@code refresh=on}.
+	 */
+	static ConsoleHtml refreshingPage(String base, String title, String self, boolean refresh, int seconds) {
+		ConsoleHtml page = page(base, title, refresh ? "<meta http-equiv=\"refresh\" content=\"" + seconds + "\">" : "");
+		return page.raw("<p><a id=\"refresh-toggle\" href=\"")
+			.url(self + (self.contains("?") ? "&" : "?") + "refresh=" + (refresh ? "off" : "on"))
+			.raw("\">")
+			.text(refresh ? "Pause the refresh (every " + seconds + " s)" : "Refresh every " + seconds + " s")
+			.raw("</a></p>");
+	}
+
+	private static ConsoleHtml page(String base, String title, String head) {
 		ConsoleHtml page = new ConsoleHtml();
-		page.raw("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+		page.raw("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">" + head + "<title>")
 			.text(title)
 			.raw(" · jobqueue</title><style>" + STYLE + "</style></head><body><header><a href=\"")
 			.url(base + "/")

@@ -21,6 +21,8 @@ import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
  */
 final class ConsoleJobsPage {
 
+	static final int REFRESH_SECONDS = 30;
+
 	private final JobQueue queue;
 
 	ConsoleJobsPage(JobQueue queue) {
@@ -31,7 +33,13 @@ final class ConsoleJobsPage {
 		Filter filter = Filter.of(request);
 		JobPage jobs = queue.search(filter.query(), blankToNull(request.getParameter("cursor")));
 		boolean bulkRetry = console.writes() && filter.state() == JobState.dead && !jobs.jobs().isEmpty();
-		ConsoleHtml page = ConsoleHtml.page(console.base(), filter.state() == JobState.dead ? "Dead jobs" : "Jobs");
+		// A list with boxes to tick is not reloaded under the operator's hand unless asked to be.
+		boolean refresh = request.getParameter("refresh") == null ? !bulkRetry : request.getParameter("refresh").equals("on");
+		String cursor = blankToNull(request.getParameter("cursor"));
+		ConsoleHtml page = ConsoleHtml.refreshingPage(console.base(),
+				filter.state() == JobState.dead ? "Dead jobs" : "Jobs",
+				console.base() + "/jobs?" + filter.params() + (cursor == null ? "" : "&cursor=" + ConsoleHtml.param(cursor)),
+				refresh, REFRESH_SECONDS);
 		for (ConsoleBulkAction action : ConsoleBulkAction.values()) {
 			String changed = request.getParameter(action.done());
 			if (changed != null) {

@@ -23,6 +23,8 @@ import dev.jobqueue.store.JobStore;
  */
 final class ConsoleOverviewPage {
 
+	static final int REFRESH_SECONDS = 10;
+
 	private final JobQueue queue;
 
 	private final JobStore store;
@@ -35,8 +37,10 @@ final class ConsoleOverviewPage {
 		this.tableHealth = tableHealth;
 	}
 
-	String render(ConsoleRequest request) {
-		ConsoleHtml page = ConsoleHtml.page(request.base(), "Overview");
+	/** @param refresh whether the page loads itself again every {@link #REFRESH_SECONDS} */
+	String render(ConsoleRequest request, boolean refresh) {
+		ConsoleHtml page = ConsoleHtml.refreshingPage(request.base(), "Overview", request.base() + "/", refresh,
+				REFRESH_SECONDS);
 		Map<String, Instant> pausedQueues = queue.pausedQueues();
 		counts(page, request, queue.countByQueueAndState(), pausedQueues);
 		ConsoleThroughput.render(page, store.telemetry().finishedPerMinute(ConsoleThroughput.MINUTES), store.explain().now());

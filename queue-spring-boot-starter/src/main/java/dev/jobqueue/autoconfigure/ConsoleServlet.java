@@ -58,7 +58,8 @@ final class ConsoleServlet extends HttpServlet {
 		Matcher job = JOB.matcher(path);
 		try {
 			if (path.equals("/")) {
-				send(response, 200, new ConsoleOverviewPage(queue, store, tableHealth).render(console));
+				send(response, 200, new ConsoleOverviewPage(queue, store, tableHealth).render(console,
+						!"off".equals(request.getParameter("refresh"))));
 			}
 			else if (path.equals("/schedules")) {
 				send(response, 200, ConsoleSchedulesPage.render(console, queue.schedules().list()));

@@ -33,10 +33,12 @@ import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.autoconfigure.ConsoleApplications.Charge;
 
 /**
- * The console in a real browser (headless Chromium through Selenium) against a running application: the
- * overview (with each queue's oldest ready job and its jobs finished per minute), the dead jobs, one job's errors and explanation, a bulk retry, the schedules; and that a read-only console
- * offers no button and refuses a POST; the job list's keyset pages, and a bad filter's 400. Each page is
- * saved under {@code target/console-screenshots}.
+ * The console in a real browser (headless Chromium through Selenium) against a running application: the overview
+ * (with each queue's oldest ready job and its jobs finished per minute), the dead jobs, one job's errors and
+ * explanation, a bulk retry of the ticked jobs and of every match, a cancel and a delete of every match, the cancel of
+ * a running job, pauses of queues and kinds, a schedule run now, paused and resumed, the pages' own refresh; that every
+ * change is an audit line; that a read-only console offers no button and refuses a POST; the job list's keyset pages,
+ * and a bad filter's 400. Each page is saved under {@code target/console-screenshots}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ConsoleBrowserTests {
@@ -259,6 +261,31 @@ class ConsoleBrowserTests {
 	private static ScheduleStatus status(JobQueue queue, String name) {
 		return queue.schedules().list().stream().filter(schedule -> schedule.name().equals(name)).findFirst()
 			.orElseThrow();
+	}
+
+	@Test
+	void theOverviewAndTheListsLoadThemselvesAgainUntilPausedButNotAListWithBoxesToTick() {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_refresh",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			killThreeJobs(app.getBean(JobQueue.class));
+			String base = base(app);
+			By refresh = By.cssSelector("meta[http-equiv=refresh]");
+
+			browser.get(base + "/");
+			assertThat(browser.findElement(refresh).getAttribute("content")).isEqualTo("10");
+			browser.findElement(By.id("refresh-toggle")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> browser.getCurrentUrl().endsWith("refresh=off"));
+			assertThat(browser.findElements(refresh)).isEmpty();
+			assertThat(browser.findElement(By.id("refresh-toggle")).getText()).isEqualTo("Refresh every 10 s");
+
+			browser.get(base + "/jobs?kind=charge-card");
+			assertThat(browser.findElement(refresh).getAttribute("content")).isEqualTo("30");
+			browser.get(base + "/jobs?state=dead");
+			assertThat(browser.findElements(refresh)).isEmpty();
+			browser.findElement(By.id("refresh-toggle")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> browser.getCurrentUrl().endsWith("refresh=on"));
+			assertThat(browser.findElement(refresh).getAttribute("content")).isEqualTo("30");
+		}
 	}
 
 	@Test
