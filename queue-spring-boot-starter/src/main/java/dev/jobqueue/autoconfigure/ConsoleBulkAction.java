@@ -78,7 +78,7 @@ enum ConsoleBulkAction {
 
 	/** The jobs of the filter that the action applies to. */
 	JobQuery query(ConsoleJobsPage.Filter filter) {
-		JobQuery query = new ConsoleJobsPage.Filter(filter.queue(), filter.kind(), null).query();
+		JobQuery query = filter.anyState().query();
 		return filter.state() == null ? query.states(applies.toArray(JobState[]::new)) : query.states(filter.state());
 	}
 

@@ -45,7 +45,7 @@ final class ConsoleJobsPage {
 			if (changed != null) {
 				page.raw("<p id=\"").text(action.done()).raw("\">")
 					.text(Character.toUpperCase(action.done().charAt(0)) + action.done().substring(1) + " " + changed
-							+ " jobs.")
+							+ (changed.equals("1") ? " job." : " jobs."))
 					.raw("</p>");
 			}
 		}
@@ -83,6 +83,7 @@ final class ConsoleJobsPage {
 		page.raw("<form method=\"get\" action=\"").url(base + "/jobs").raw("\" id=\"filter\">")
 			.raw("<label>Queue <input name=\"queue\" value=\"").text(filter.queue()).raw("\"></label>")
 			.raw("<label>Kind <input name=\"kind\" value=\"").text(filter.kind()).raw("\"></label>")
+			.raw("<label>Error holds <input name=\"error\" value=\"").text(filter.error()).raw("\"></label>")
 			.raw("<label>State <select name=\"state\"><option value=\"\">any</option>");
 		for (JobState state : JobState.values()) {
 			page.raw("<option").raw(state == filter.state() ? " selected" : "").raw(">").text(state)
@@ -131,12 +132,17 @@ final class ConsoleJobsPage {
 	}
 
 	/** The filters as the form sent them; each is checked by {@link JobQuery}, so a bad one is a 400. */
-	record Filter(String queue, String kind, JobState state) {
+	record Filter(String queue, String kind, JobState state, String error) {
 
 		static Filter of(HttpServletRequest request) {
 			String state = blankToNull(request.getParameter("state"));
 			return new Filter(blankToNull(request.getParameter("queue")), blankToNull(request.getParameter("kind")),
-					state == null ? null : parseState(state));
+					state == null ? null : parseState(state), blankToNull(request.getParameter("error")));
+		}
+
+		/** The same filter in any state. */
+		Filter anyState() {
+			return new Filter(queue, kind, null, error);
 		}
 
 		private static JobState parseState(String state) {
@@ -154,11 +160,13 @@ final class ConsoleJobsPage {
 			hidden(page, "queue", queue);
 			hidden(page, "kind", kind);
 			hidden(page, "state", state == null ? null : state.name());
+			hidden(page, "error", error);
 		}
 
-		/** The queue and kind in words, for a sentence: {@code " of kind mail in queue default"}. */
+		/** The filter in words, for a sentence: {@code " of kind mail in queue default whose error holds 'x'"}. */
 		String inWords() {
-			return (kind == null ? "" : " of kind " + kind) + (queue == null ? "" : " in queue " + queue);
+			return (kind == null ? "" : " of kind " + kind) + (queue == null ? "" : " in queue " + queue)
+					+ (error == null ? "" : " whose error holds '" + error + "'");
 		}
 
 		private static void hidden(ConsoleHtml page, String name, String value) {
@@ -171,12 +179,14 @@ final class ConsoleJobsPage {
 			JobQuery query = JobQuery.all();
 			query = queue == null ? query : query.queue(queue);
 			query = kind == null ? query : query.kind(kind);
+			query = error == null ? query : query.errorContains(error);
 			return state == null ? query : query.states(state);
 		}
 
 		String params() {
 			return "queue=" + ConsoleHtml.param(queue == null ? "" : queue) + "&kind="
-					+ ConsoleHtml.param(kind == null ? "" : kind) + "&state=" + (state == null ? "" : state);
+					+ ConsoleHtml.param(kind == null ? "" : kind) + "&state=" + (state == null ? "" : state)
+					+ (error == null ? "" : "&error=" + ConsoleHtml.param(error));
 		}
 	}
 }

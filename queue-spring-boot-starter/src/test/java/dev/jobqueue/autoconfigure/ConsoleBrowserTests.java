@@ -130,6 +130,30 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	void theJobListFiltersByErrorTextAndARetryOfTheMatchesKeepsTheFilter() {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_error_filter",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			List<Long> dead = killThreeJobs(queue);
+			String base = base(app);
+
+			browser.get(base + "/jobs?state=dead");
+			browser.findElement(By.name("error")).sendKeys("declined: 4111");
+			browser.findElement(By.cssSelector("#filter button")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> browser.findElements(By.cssSelector("#jobs td.dead")).size() == 1);
+			browser.findElement(By.id("retry-matching")).click();
+			assertThat(shown(By.id("preview")).getText())
+				.isEqualTo("Retry 1 dead job whose error holds 'declined: 4111'?");
+			browser.findElement(By.id("confirm")).click();
+
+			assertThat(shown(By.id("retried")).getText()).isEqualTo("Retried 1 job.");
+			assertThat(dead).extracting(id -> queue.find(id).orElseThrow().state())
+				.containsExactly(JobState.dead, JobState.ready, JobState.dead);
+		}
+	}
+
+	@Test
 	void everyMatchingJobIsCancelledThenDeletedEachAfterAPageThatSaysHowMany(CapturedOutput output) {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_cancel_matching",
 				"jobqueue.external-kinds=render-report", "jobqueue.console.writes-enabled=true",
