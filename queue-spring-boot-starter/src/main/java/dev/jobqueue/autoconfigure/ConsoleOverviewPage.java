@@ -46,6 +46,7 @@ final class ConsoleOverviewPage {
 		ConsoleThroughput.render(page, store.telemetry().finishedPerMinute(ConsoleThroughput.MINUTES), store.explain().now());
 		tableHealth.render(page, store.telemetry().tableHealth());
 		nodes(page);
+		thisNode(page, request, queue.queues().concurrency());
 		pauses(page, request, pausedQueues, queue.pausedKinds());
 		return page.end();
 	}
@@ -156,6 +157,24 @@ final class ConsoleOverviewPage {
 				.time(node.lastSeenAt())
 				.raw("</tr>");
 		}
+		page.raw("</table>");
+	}
+
+	/** With writes enabled, the queues of the node serving the console, each with a form that resizes it there. */
+	private static void thisNode(ConsoleHtml page, ConsoleRequest request, Map<String, Integer> concurrency) {
+		if (!request.writes() || concurrency.isEmpty()) {
+			return;
+		}
+		page.raw("<h2>Threads of this node</h2><p>How many of each queue's jobs the node serving this page runs at once; "
+				+ "every other node keeps its own, and a restart starts again from the configured size.</p>"
+				+ "<table id=\"this-node\"><tr><th>Queue</th><th>Threads</th></tr>");
+		concurrency.forEach((name, threads) -> page.raw("<tr>").cell(name).raw("<td>")
+			.raw("<form class=\"inline\" method=\"post\" action=\"").url(request.base() + "/queues/resize").raw("\">")
+			.raw(request.csrfField())
+			.raw("<input type=\"hidden\" name=\"queue\" value=\"").text(name).raw("\">")
+			.raw("<input type=\"number\" min=\"1\" name=\"concurrency\" id=\"").text("size-" + name)
+			.raw("\" value=\"").text(threads).raw("\"> <button type=\"submit\" id=\"").text("resize-" + name)
+			.raw("\">Resize</button></form></td></tr>"));
 		page.raw("</table>");
 	}
 

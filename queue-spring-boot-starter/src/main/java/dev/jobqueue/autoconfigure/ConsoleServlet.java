@@ -61,7 +61,11 @@ final class ConsoleServlet extends HttpServlet {
 				send(response, 200, new ConsoleOverviewPage(queue, store, tableHealth).render(console,
 						!"off".equals(request.getParameter("refresh"))));
 			}
-			else if (path.equals("/schedules")) {
+			else if (path.equals("/queues/resize")) {
+			resize(request);
+			response.sendRedirect(console.base() + "/");
+		}
+		else if (path.equals("/schedules")) {
 				send(response, 200, ConsoleSchedulesPage.render(console, queue.schedules().list()));
 			}
 			else if (path.equals("/jobs")) {
@@ -107,8 +111,9 @@ final class ConsoleServlet extends HttpServlet {
 				.raw("</p>").end());
 		}
 		catch (IllegalStateException ex) {
-			// A dead job whose unique key another job holds stays dead; the message names that job.
-			send(response, 409, ConsoleHtml.page(console.base(), "Not retried").raw("<p>").text(ex.getMessage())
+			// A dead job whose unique key another job holds stays dead, a node without workers resizes nothing: the
+			// message says why.
+			send(response, 409, ConsoleHtml.page(console.base(), "Not changed").raw("<p>").text(ex.getMessage())
 				.raw("</p>").end());
 		}
 	}
@@ -145,6 +150,10 @@ final class ConsoleServlet extends HttpServlet {
 			pauseOrResume(request);
 			response.sendRedirect(console.base() + "/");
 		}
+		else if (path.equals("/queues/resize")) {
+			resize(request);
+			response.sendRedirect(console.base() + "/");
+		}
 		else if (path.equals("/schedules")) {
 			response.sendRedirect(console.base() + schedule(request));
 		}
@@ -168,6 +177,17 @@ final class ConsoleServlet extends HttpServlet {
 		if (changed) {
 			audit(request, action + "d " + scope + " " + name);
 		}
+	}
+
+	/** A queue of the node serving the console resized, as {@link dev.jobqueue.WorkerQueues#resize} says. */
+	private void resize(HttpServletRequest request) {
+		String name = String.valueOf(request.getParameter("queue"));
+		String concurrency = String.valueOf(request.getParameter("concurrency")).strip();
+		if (!concurrency.matches("\\d{1,6}")) {
+			throw new IllegalArgumentException("concurrency must be a number of threads, was '" + concurrency + "'");
+		}
+		queue.queues().resize(name, Integer.parseInt(concurrency));
+		audit(request, "resized queue " + name + " to " + concurrency + " on this node");
 	}
 
 	/**

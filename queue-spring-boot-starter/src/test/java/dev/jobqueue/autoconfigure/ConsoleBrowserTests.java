@@ -313,6 +313,28 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
+	void anOperatorResizesAQueueOfTheNodeServingTheConsole(CapturedOutput output) {
+		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_resize",
+				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
+			JobQueue queue = app.getBean(JobQueue.class);
+			String base = base(app);
+
+			browser.get(base + "/");
+			WebElement size = browser.findElement(By.id("size-default"));
+			assertThat(size.getAttribute("value")).isEqualTo(String.valueOf(queue.queues().concurrency().get("default")));
+			size.clear();
+			size.sendKeys("3");
+			browser.findElement(By.id("resize-default")).click();
+			Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.queues().concurrency().get("default") == 3);
+
+			browser.get(base + "/");
+			assertThat(browser.findElement(By.id("size-default")).getAttribute("value")).isEqualTo("3");
+			assertThat(output).contains("console: anonymous resized queue default to 3 on this node");
+		}
+	}
+
+	@Test
 	void aReadOnlyConsoleShowsNoButtonsAndRefusesAPost() throws Exception {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_read_only")) {
 			JobQueue queue = app.getBean(JobQueue.class);
