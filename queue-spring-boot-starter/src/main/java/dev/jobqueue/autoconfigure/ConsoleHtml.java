@@ -3,6 +3,7 @@ package dev.jobqueue.autoconfigure;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The console's HTML building blocks. Everything a page prints from the database (payloads, errors, kinds,
@@ -90,6 +91,17 @@ final class ConsoleHtml {
 	/** A link's target, built by the console: escaped as an attribute like any text. */
 	ConsoleHtml url(String url) {
 		return text(url);
+	}
+
+	/**
+	 * A button that posts one of the console's forms to {@code url}: the CSRF field (markup the request gave), then
+	 * {@code fields} as hidden inputs, in their order.
+	 */
+	ConsoleHtml postButton(String url, String csrfField, Map<String, String> fields, String id, String label) {
+		raw("<form class=\"inline\" method=\"post\" action=\"").url(url).raw("\">").raw(csrfField);
+		fields.forEach((name, value) -> raw("<input type=\"hidden\" name=\"").text(name).raw("\" value=\"").text(value)
+			.raw("\">"));
+		return raw("<button type=\"submit\" id=\"").text(id).raw("\">").text(label).raw("</button></form> ");
 	}
 
 	ConsoleHtml cell(Object value) {

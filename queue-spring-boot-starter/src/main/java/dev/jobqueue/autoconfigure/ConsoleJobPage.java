@@ -1,5 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
+import java.util.Map;
 import java.util.Optional;
 
 import dev.jobqueue.Job;
@@ -56,15 +57,7 @@ final class ConsoleJobPage {
 	}
 
 	private static void button(ConsoleHtml page, ConsoleRequest console, long id, String action, String label) {
-		page.raw("<form class=\"inline\" method=\"post\" action=\"")
-			.url(console.base() + "/jobs/" + id + "/" + action)
-			.raw("\">")
-			.raw(console.csrfField())
-			.raw("<button type=\"submit\" id=\"")
-			.text(action)
-			.raw("\">")
-			.text(label)
-			.raw("</button></form> ");
+		page.postButton(console.base() + "/jobs/" + id + "/" + action, console.csrfField(), Map.of(), action, label);
 	}
 
 	private static void facts(ConsoleHtml page, Job job) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -219,12 +220,11 @@ final class ConsoleOverviewPage {
 
 	private static void pauseButton(ConsoleHtml page, ConsoleRequest request, String scope, String name,
 			String action) {
-		page.raw("<form class=\"inline\" method=\"post\" action=\"").url(request.base() + "/pauses").raw("\">")
-			.raw(request.csrfField())
-			.raw("<input type=\"hidden\" name=\"scope\" value=\"").text(scope).raw("\">")
-			.raw("<input type=\"hidden\" name=\"name\" value=\"").text(name).raw("\">")
-			.raw("<button type=\"submit\" name=\"action\" value=\"").text(action).raw("\" id=\"")
-			.text(action + "-" + scope + "-" + name).raw("\">").text(action.equals("pause") ? "Pause" : "Resume")
-			.raw("</button></form>");
+		Map<String, String> fields = new LinkedHashMap<>();
+		fields.put("scope", scope);
+		fields.put("name", name);
+		fields.put("action", action);
+		page.postButton(request.base() + "/pauses", request.csrfField(), fields, action + "-" + scope + "-" + name,
+				action.equals("pause") ? "Pause" : "Resume");
 	}
 }

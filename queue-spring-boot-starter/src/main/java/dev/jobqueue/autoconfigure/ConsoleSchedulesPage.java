@@ -1,6 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.jobqueue.ScheduleStatus;
 import dev.jobqueue.autoconfigure.ConsoleServlet.ConsoleRequest;
@@ -44,11 +46,10 @@ final class ConsoleSchedulesPage {
 	}
 
 	private static void button(ConsoleHtml page, ConsoleRequest request, String name, String action, String label) {
-		page.raw("<form class=\"inline\" method=\"post\" action=\"").url(request.base() + "/schedules").raw("\">")
-			.raw(request.csrfField())
-			.raw("<input type=\"hidden\" name=\"name\" value=\"").text(name).raw("\">")
-			.raw("<button type=\"submit\" name=\"action\" value=\"").text(action).raw("\" id=\"")
-			.text(action + "-" + name).raw("\">").text(label).raw("</button></form> ");
+		Map<String, String> fields = new LinkedHashMap<>();
+		fields.put("name", name);
+		fields.put("action", action);
+		page.postButton(request.base() + "/schedules", request.csrfField(), fields, action + "-" + name, label);
 	}
 
 	/** A schedule without a next fire time that is not paused is disabled, or was just resumed. */
