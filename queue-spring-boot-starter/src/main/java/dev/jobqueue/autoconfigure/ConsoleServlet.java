@@ -215,10 +215,13 @@ final class ConsoleServlet extends HttpServlet {
 		}
 	}
 
-	/** Who changed what, and how many: a line of {@link #AUDIT}'s logger, at INFO, for each change made. */
+	/**
+	 * Who changed what, and how many: a line of {@link #AUDIT}'s logger, at INFO, for each change made. Control
+	 * characters from the request (a kind, a filter's text) print as {@code ?}, so that no value forges a line.
+	 */
 	private static void audit(HttpServletRequest request, String change) {
 		String who = request.getRemoteUser() == null ? "anonymous" : request.getRemoteUser();
-		AUDIT.info("console: {} {}", who, change);
+		AUDIT.info("console: {} {}", who.replaceAll("\\p{Cntrl}", "?"), change.replaceAll("\\p{Cntrl}", "?"));
 	}
 
 	private ConsoleRequest consoleRequest(HttpServletRequest request) {

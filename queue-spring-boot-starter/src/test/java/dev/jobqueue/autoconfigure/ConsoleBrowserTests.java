@@ -5,9 +5,11 @@ import static dev.jobqueue.autoconfigure.ConsoleApplications.base;
 import static dev.jobqueue.autoconfigure.ConsoleApplications.killThreeJobs;
 import static dev.jobqueue.autoconfigure.ConsoleApplications.post;
 import static dev.jobqueue.autoconfigure.ConsoleApplications.start;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -130,12 +132,18 @@ class ConsoleBrowserTests {
 	}
 
 	@Test
-	void theJobListFiltersByErrorTextAndARetryOfTheMatchesKeepsTheFilter() {
+	void theJobListFiltersByErrorTextAndARetryOfTheMatchesKeepsTheFilter(CapturedOutput output) throws Exception {
 		try (ConfigurableApplicationContext app = start(ConsoleApplications.Plain.class, "console_error_filter",
 				"jobqueue.console.writes-enabled=true", "jobqueue.console.allow-unsecured-writes=true")) {
 			JobQueue queue = app.getBean(JobQueue.class);
 			List<Long> dead = killThreeJobs(queue);
 			String base = base(app);
+
+			HttpResponse<String> forged = post(URI.create(base + "/jobs/retry-matching"),
+					"state=dead&error=" + URLEncoder.encode("nothing\nconsole: admin deleted everything", UTF_8));
+			assertThat(forged.statusCode()).isEqualTo(302);
+			assertThat(output).contains("whose error holds 'nothing?console: admin deleted everything'")
+				.doesNotContain("\nconsole: admin deleted everything");
 
 			browser.get(base + "/jobs?state=dead");
 			browser.findElement(By.name("error")).sendKeys("declined: 4111");
