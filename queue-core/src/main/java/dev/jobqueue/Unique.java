@@ -27,8 +27,6 @@ public final class Unique {
 	/** Most payload fields {@link #byPayload} takes. */
 	public static final int MAX_FIELDS = 32;
 
-	private static final Set<JobState> FINISHED = EnumSet.of(JobState.succeeded, JobState.dead, JobState.cancelled);
-
 	private final String key;
 
 	private final List<String> fields;
@@ -84,7 +82,7 @@ public final class Unique {
 	 * {@code cancelled}: the unfinished states hold it always. Replaces earlier ones.
 	 */
 	public Unique alsoFinished(JobState... states) {
-		Validate.isTrue(states != null && Arrays.stream(states).allMatch(FINISHED::contains), "uniqueStates",
+		Validate.isTrue(states != null && Arrays.stream(states).allMatch(state -> state != null && state.isFinished()), "uniqueStates",
 				() -> "must be finished states (succeeded, dead, cancelled): unfinished ones always hold the key, was "
 						+ Arrays.toString(states));
 		return new Unique(key, fields, period, states.length == 0 ? Set.of() : Set.copyOf(EnumSet.copyOf(

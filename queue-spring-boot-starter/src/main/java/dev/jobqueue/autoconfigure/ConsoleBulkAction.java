@@ -17,10 +17,9 @@ enum ConsoleBulkAction {
 
 	RETRY("Retry", "retried", "dead", EnumSet.of(JobState.dead)),
 
-	CANCEL("Cancel", "cancelled", "unfinished",
-			EnumSet.of(JobState.waiting, JobState.blocked, JobState.ready, JobState.running)),
+	CANCEL("Cancel", "cancelled", "unfinished", states(false)),
 
-	DELETE("Delete", "deleted", "finished", EnumSet.of(JobState.succeeded, JobState.dead, JobState.cancelled));
+	DELETE("Delete", "deleted", "finished", states(true));
 
 	private final String verb;
 
@@ -48,7 +47,7 @@ enum ConsoleBulkAction {
 	}
 
 	String path() {
-		return "/jobs/" + name().toLowerCase(Locale.ROOT) + "-matching";
+		return "/jobs/" + id();
 	}
 
 	/** The button's id on the jobs page, and the path's last segment. */
@@ -76,10 +75,26 @@ enum ConsoleBulkAction {
 		return state == null ? states : state.name();
 	}
 
-	/** The jobs of the filter that the action applies to. */
+	/**
+	 * The jobs of the filter that the action applies to.
+	 * @throws IllegalArgumentException when the filter's state is one the action does not apply to
+	 */
 	JobQuery query(ConsoleJobsPage.Filter filter) {
+		if (!offeredFor(filter.state())) {
+			throw new IllegalArgumentException(verb + " applies to no " + filter.state() + " job");
+		}
 		JobQuery query = filter.anyState().query();
 		return filter.state() == null ? query.states(applies.toArray(JobState[]::new)) : query.states(filter.state());
+	}
+
+	private static Set<JobState> states(boolean finished) {
+		Set<JobState> states = EnumSet.noneOf(JobState.class);
+		for (JobState state : JobState.values()) {
+			if (state.isFinished() == finished) {
+				states.add(state);
+			}
+		}
+		return states;
 	}
 
 	long apply(JobQueue queue, JobQuery query) {

@@ -26,9 +26,6 @@ final class ConsoleBulkPage {
 
 	String render(ConsoleRequest console, HttpServletRequest request, ConsoleBulkAction action) {
 		Filter filter = Filter.of(request);
-		if (!action.offeredFor(filter.state())) {
-			throw new IllegalArgumentException(action.verb() + " applies to no " + filter.state() + " job");
-		}
 		long count = count(action.query(filter).pageSize(JobQuery.MAX_PAGE_SIZE));
 		ConsoleHtml page = ConsoleHtml.page(console.base(), action.verb() + " jobs");
 		page.raw("<p id=\"preview\">").text(action.verb()).text(" ").text(count >= COUNT_CAP ? "at least " : "")

@@ -139,9 +139,6 @@ final class ConsoleServlet extends HttpServlet {
 		else if (ConsoleBulkAction.ofPath(path) != null) {
 			ConsoleBulkAction bulk = ConsoleBulkAction.ofPath(path);
 			ConsoleJobsPage.Filter filter = ConsoleJobsPage.Filter.of(request);
-			if (!bulk.offeredFor(filter.state())) {
-				throw new IllegalArgumentException(bulk.verb() + " applies to no " + filter.state() + " job");
-			}
 			long changed = bulk.apply(queue, bulk.query(filter));
 			audit(request, bulk.done() + " " + changed + " " + bulk.states(filter.state()) + " jobs" + filter.inWords());
 			response.sendRedirect(console.base() + "/jobs?" + filter.params() + "&" + bulk.done() + "=" + changed);
